@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What the generic vDSO (lib/gettimeofday.c) needs from powerpc: the
+ * timebase, the system calls, the delta math, barriers and where a time
+ * namespace's real page is.
+ */
+#ifndef ASM_VDSO_GETTIMEOFDAY_H
+#define ASM_VDSO_GETTIMEOFDAY_H
+
+#include <stdint.h>
+#include <asm/unistd.h>
+#include <linux/time_types.h>
+#include <vdso/compiler.h>
+#include <vdso/datapage.h>
+
+#define smp_rmb()	__asm__ __volatile__("lwsync" ::: "memory")
+#define cpu_relax()	__asm__ __volatile__("or 1,1,1; or 2,2,2" ::: "memory")
+
+static __always_inline uint64_t __arch_get_hw_counter(void)
+{
+#ifdef __powerpc64__
+	uint64_t tb;
+
+	__asm__ __volatile__("mftb %0" : "=r" (tb));
+	return tb;
+#else
+	uint32_t hi, lo, again;
+
+	/* The upper half must not carry between the two reads. */
+	do {
+		__asm__ __volatile__("mftbu %0; mftb %1; mftbu %2"
+				     : "=r" (hi), "=r" (lo), "=r" (again));
+	} while (unlikely(hi != again));
+	return ((uint64_t)hi << 32) | lo;
+#endif
+}
+
+/* The timebase is 64 bits wide: the mask is all ones and not applied. */
+#ifdef __powerpc64__
+static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
+						uint64_t mask, uint32_t mult)
+{
+	(void)mask;
+	return (cycles - last) * mult;
+}
+#define vdso_calc_delta	vdso_calc_delta
+#else
+#include <asm/vdso/delta32.h>
+#define vdso_calc_delta(cycles, last, mask, mult) \
+	vdso_calc_delta32(cycles, last, mult)
+#define vdso_shift_ns	vdso_shift_ns32
+#endif
+
+static __always_inline const struct vdso_data *
+__arch_get_timens_vdso_data(const struct vdso_data *vd)
+{
+	return (const void *)((const char *)vd + PAGE_SIZE);
+}
+
+/*
+ * The entries keep their return address in r11 rather than in a stack
+ * frame (gettimeofday.S), so the C is built with -ffixed-r11.  The kernel
+ * may clobber r11 in a system call: it waits on a scratch frame below the
+ * ABI's protected zone meanwhile.  Returns 0 or -errno.
+ */
+#ifdef __powerpc64__
+#define VDSO_SC_SAVE	"stdu 1,-320(1); std 11,8(1)"	/* 288-byte zone + 32 */
+#define VDSO_SC_RESTORE	"ld 11,8(1); addi 1,1,320"
+#else
+#define VDSO_SC_SAVE	"stwu 1,-16(1); stw 11,8(1)"
+#define VDSO_SC_RESTORE	"lwz 11,8(1); addi 1,1,16"
+#endif
+
+static __always_inline long do_syscall_2(long nr, unsigned long arg1,
+					 unsigned long arg2)
+{
+	register long r0 __asm__("r0") = nr;
+	register unsigned long r3 __asm__("r3") = arg1;
+	register unsigned long r4 __asm__("r4") = arg2;
+
+	__asm__ __volatile__(VDSO_SC_SAVE "\n\t"
+			     "sc\n\t"
+			     VDSO_SC_RESTORE "\n\t"
+			     "bns+ 1f\n\t"
+			     "neg 3,3\n"
+			     "1:"
+			     : "+r" (r0), "+r" (r3), "+r" (r4)
+			     :
+			     : "memory", "cr0", "ctr", "xer", "r5", "r6",
+			       "r7", "r8", "r9", "r10", "r12");
+	return r3;
+}
+
+struct vdso_timezone;
+
+static __always_inline long gettimeofday_fallback(struct __kernel_old_timeval *tv,
+						  struct vdso_timezone *tz)
+{
+	return do_syscall_2(__NR_gettimeofday, (unsigned long)tv,
+			    (unsigned long)tz);
+}
+
+static __always_inline long time_fallback(__kernel_old_time_t *t)
+{
+	return do_syscall_2(__NR_time, (unsigned long)t, 0);
+}
+
+#ifdef __powerpc64__
+static __always_inline long clock_gettime_fallback(int clk,
+						   struct __kernel_timespec *ts)
+{
+	return do_syscall_2(__NR_clock_gettime, clk, (unsigned long)ts);
+}
+
+static __always_inline long clock_getres_fallback(int clk,
+						  struct __kernel_timespec *ts)
+{
+	return do_syscall_2(__NR_clock_getres, clk, (unsigned long)ts);
+}
+#else
+#define VDSO_HAS_32BIT_TIMESPEC	1
+
+static __always_inline long clock_gettime_fallback(int clk,
+						   struct __kernel_timespec *ts)
+{
+	return do_syscall_2(__NR_clock_gettime64, clk, (unsigned long)ts);
+}
+
+static __always_inline long clock_getres_fallback(int clk,
+						  struct __kernel_timespec *ts)
+{
+	return do_syscall_2(__NR_clock_getres_time64, clk, (unsigned long)ts);
+}
+
+static __always_inline long
+clock_gettime32_fallback(int clk, struct __kernel_old_timespec *ts)
+{
+	return do_syscall_2(__NR_clock_gettime, clk, (unsigned long)ts);
+}
+
+static __always_inline long
+clock_getres32_fallback(int clk, struct __kernel_old_timespec *ts)
+{
+	return do_syscall_2(__NR_clock_getres, clk, (unsigned long)ts);
+}
+#endif
+
+#endif /* ASM_VDSO_GETTIMEOFDAY_H */

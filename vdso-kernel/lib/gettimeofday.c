@@ -1,0 +1,330 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The generic time vDSO: every clock the data page serves, read under its
+ * seqcount.  Included by the architecture's C entry file after its
+ * <asm/vdso/gettimeofday.h>, which supplies:
+ *
+ *   __arch_get_hw_counter()		read the counter
+ *   vdso_calc_delta(), vdso_shift_ns()	optional: the delta math
+ *   __arch_get_timens_vdso_data(vd)	the real page behind a namespace page
+ *   smp_rmb(), cpu_relax()
+ *   clock_gettime_fallback(), clock_getres_fallback(),
+ *   gettimeofday_fallback(), time_fallback()	the system calls, -errno
+ *   and, with VDSO_HAS_32BIT_TIMESPEC, clock_gettime32_fallback() and
+ *   clock_getres32_fallback() for the old 32-bit time_t entries.
+ *
+ * Nothing here knows which architecture it runs on.
+ */
+#include <vdso/compiler.h>
+#include <vdso/datapage.h>
+
+#define NSEC_PER_SEC	1000000000u
+#ifndef LOW_RES_NSEC
+#define LOW_RES_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)	/* the tick */
+#endif
+
+#ifndef vdso_calc_delta
+static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
+						uint64_t mask, uint32_t mult)
+{
+	return ((cycles - last) & mask) * mult;
+}
+#endif
+
+#ifndef vdso_shift_ns
+static __always_inline uint64_t vdso_shift_ns(uint64_t ns, uint32_t shift)
+{
+	return ns >> shift;
+}
+#endif
+
+/* What a clock read yields, before it is stored in the caller's layout. */
+struct vdso_time {
+	uint64_t sec;
+	uint64_t nsec;		/* below NSEC_PER_SEC */
+};
+
+struct vdso_timezone {
+	int tz_minuteswest;
+	int tz_dsttime;
+};
+
+/*
+ * ns is below a few seconds' worth: subtracting beats a 64-bit divide,
+ * and the empty asm keeps the compiler from turning the loop into one.
+ */
+static __always_inline void vdso_time_set(struct vdso_time *t, uint64_t sec,
+					  uint64_t ns)
+{
+	while (unlikely(ns >= NSEC_PER_SEC)) {
+		__asm__("" : "+r" (ns));
+		ns -= NSEC_PER_SEC;
+		sec++;
+	}
+	t->sec = sec;
+	t->nsec = ns;
+}
+
+enum vdso_read { VDSO_READ_OK, VDSO_READ_SYSCALL, VDSO_READ_TIMENS };
+
+/*
+ * The seqcount.  Where a doubleword is one load, seq and clock_mode (side
+ * by side in one) are read together, and the begin test "seq even and a
+ * counter to read" is one rotate-and-mask and one compare: with seq's low
+ * bit rotated into the sign and clock_mode just below it, the doubleword
+ * is then positive.
+ * A time namespace page keeps seq odd for good, so its readers are caught
+ * on the way out of the wait and the fast path never pays for them.
+ */
+#if __SIZEOF_LONG__ == 8
+typedef uint64_t vdso_seq_t;
+
+static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
+{
+	return READ_ONCE(vd->seq_mode);
+}
+
+/* seq as read by vdso_read_seq() is even and clock_mode not NONE. */
+static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
+					    vdso_seq_t seq)
+{
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t key = seq >> 1 | seq << 63;
+#else
+	uint64_t key = seq << 31 | seq >> 33;
+#endif
+	(void)vd;
+	return (int64_t)(key & 0xffffffff80000000) > 0;
+}
+#else
+typedef uint32_t vdso_seq_t;
+
+static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
+{
+	return READ_ONCE(vd->seq);
+}
+
+static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
+					    vdso_seq_t seq)
+{
+	return !(seq & 1) &&
+	       READ_ONCE(vd->clock_mode) != VDSO_CLOCKMODE_NONE;
+}
+#endif
+
+/*
+ * One consistent read of a base: high resolution (hres) bases are
+ * extended by the counter, coarse ones are taken as they are.
+ */
+static __always_inline enum vdso_read
+vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
+	       uint64_t *sec, uint64_t *ns)
+{
+	const struct vdso_timestamp *base = &vd->basetime[clk];
+	vdso_seq_t seq;
+
+	do {
+		while (unlikely(!vdso_read_ready(vd, seq = vdso_read_seq(vd)))) {
+			int32_t mode = READ_ONCE(vd->clock_mode);
+
+			/* No timekeeper: a stale base must not be served. */
+			if (mode == VDSO_CLOCKMODE_NONE)
+				return VDSO_READ_SYSCALL;
+			if (mode == VDSO_CLOCKMODE_TIMENS)
+				return VDSO_READ_TIMENS;
+			cpu_relax();
+		}
+		smp_rmb();
+		if (hres)
+			*ns = vdso_shift_ns(base->nsec +
+					    vdso_calc_delta(__arch_get_hw_counter(),
+							    vd->cycle_last,
+							    vd->mask, vd->mult),
+					    vd->shift);
+		else
+			*ns = base->nsec;
+		/*
+		 * Finish the arithmetic before loading sec rather than after
+		 * the check: fewer values live at once, so no register is
+		 * saved on the fast path.
+		 */
+		__asm__ __volatile__("" : "+r" (*ns));
+		*sec = READ_ONCE(base->sec);
+		smp_rmb();
+	} while (unlikely(vdso_read_seq(vd) != seq));
+	return VDSO_READ_OK;
+}
+
+/* The namespace page's offsets applied to the real page's reading. */
+static __always_inline bool vdso_read_timens(const struct vdso_data *vdns,
+					     int clk, bool hres,
+					     struct vdso_time *t)
+{
+	const struct vdso_data *vd = __arch_get_timens_vdso_data(vdns);
+	uint64_t sec, ns;
+
+	if (vdso_read_base(vd, clk, hres, &sec, &ns) != VDSO_READ_OK)
+		return false;
+	vdso_time_set(t, sec + vdns->offset[clk].sec,
+		      ns + vdns->offset[clk].nsec);
+	return true;
+}
+
+static __always_inline bool vdso_read(const struct vdso_data *vd, int clk,
+				      bool hres, struct vdso_time *t)
+{
+	uint64_t sec, ns;
+
+	switch (vdso_read_base(vd, clk, hres, &sec, &ns)) {
+	case VDSO_READ_OK:
+		vdso_time_set(t, sec, ns);
+		return true;
+	case VDSO_READ_TIMENS:
+		return vdso_read_timens(vd, clk, hres, t);
+	default:
+		return false;
+	}
+}
+
+/* vd is data[0]; false sends the call to the system call. */
+static __always_inline bool vdso_clock_read(const struct vdso_data *vd,
+					    int clk, struct vdso_time *t)
+{
+	uint32_t msk;
+
+	/* Negative ids (CPU-time clocks) and ids past TAI are the kernel's. */
+	if (unlikely((uint32_t)clk >= VDSO_BASES))
+		return false;
+	msk = 1u << clk;
+	if (likely(msk & VDSO_HRES))
+		return vdso_read(&vd[CS_HRES_COARSE], clk, true, t);
+	if (msk & VDSO_COARSE)
+		return vdso_read(&vd[CS_HRES_COARSE], clk, false, t);
+	if (msk & VDSO_RAW)
+		return vdso_read(&vd[CS_RAW], clk, true, t);
+	return false;
+}
+
+static __always_inline bool vdso_clock_res(const struct vdso_data *vd, int clk,
+					   struct vdso_time *t)
+{
+	uint32_t msk;
+
+	if (unlikely((uint32_t)clk >= VDSO_BASES))
+		return false;
+	msk = 1u << clk;
+	/* hrtimer_res lives in the real page only. */
+	if (unlikely(READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS))
+		vd = __arch_get_timens_vdso_data(vd);
+	if (likely(msk & (VDSO_HRES | VDSO_RAW)))
+		t->nsec = READ_ONCE(vd->hrtimer_res);
+	else if (msk & VDSO_COARSE)
+		t->nsec = LOW_RES_NSEC;
+	else
+		return false;
+	t->sec = 0;
+	return true;
+}
+
+static __always_inline long
+__cvdso_clock_gettime_data(const struct vdso_data *vd, int clk,
+			   struct __kernel_timespec *ts)
+{
+	struct vdso_time t;
+
+	if (unlikely(!vdso_clock_read(vd, clk, &t)))
+		return clock_gettime_fallback(clk, ts);
+	ts->tv_sec = t.sec;
+	ts->tv_nsec = t.nsec;
+	return 0;
+}
+
+static __always_inline long
+__cvdso_clock_getres_data(const struct vdso_data *vd, int clk,
+			  struct __kernel_timespec *res)
+{
+	struct vdso_time t;
+
+	if (unlikely(!vdso_clock_res(vd, clk, &t)))
+		return clock_getres_fallback(clk, res);
+	/* NULL is valid: the caller only asks whether the clock exists. */
+	if (likely(res)) {
+		res->tv_sec = t.sec;
+		res->tv_nsec = t.nsec;
+	}
+	return 0;
+}
+
+#ifdef VDSO_HAS_32BIT_TIMESPEC
+/* The pre-y2038 entries: seconds truncated to 32 bits, as Linux does. */
+static __always_inline long
+__cvdso_clock_gettime32_data(const struct vdso_data *vd, int clk,
+			     struct __kernel_old_timespec *ts)
+{
+	struct vdso_time t;
+
+	if (unlikely(!vdso_clock_read(vd, clk, &t)))
+		return clock_gettime32_fallback(clk, ts);
+	ts->tv_sec = t.sec;
+	ts->tv_nsec = t.nsec;
+	return 0;
+}
+
+static __always_inline long
+__cvdso_clock_getres32_data(const struct vdso_data *vd, int clk,
+			    struct __kernel_old_timespec *res)
+{
+	struct vdso_time t;
+
+	if (unlikely(!vdso_clock_res(vd, clk, &t)))
+		return clock_getres32_fallback(clk, res);
+	if (likely(res)) {
+		res->tv_sec = t.sec;
+		res->tv_nsec = t.nsec;
+	}
+	return 0;
+}
+#endif
+
+static __always_inline long
+__cvdso_gettimeofday_data(const struct vdso_data *vd,
+			  struct __kernel_old_timeval *tv,
+			  struct vdso_timezone *tz)
+{
+	if (likely(tv)) {
+		struct vdso_time t;
+
+		if (unlikely(!vdso_read(vd, VDSO_CLOCK_REALTIME, true, &t)))
+			return gettimeofday_fallback(tv, tz);
+		tv->tv_sec = t.sec;
+		tv->tv_usec = (uint32_t)t.nsec / 1000;
+	}
+	if (unlikely(tz)) {
+		if (READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS)
+			vd = __arch_get_timens_vdso_data(vd);
+		tz->tz_minuteswest = vd[CS_HRES_COARSE].tz_minuteswest;
+		tz->tz_dsttime = vd[CS_HRES_COARSE].tz_dsttime;
+	}
+	return 0;
+}
+
+/* The realtime base's seconds: one load, no seqcount needed. */
+static __always_inline __kernel_old_time_t
+__cvdso_time_data(const struct vdso_data *vd, __kernel_old_time_t *time)
+{
+	__kernel_old_time_t t;
+	int32_t mode = READ_ONCE(vd->clock_mode);
+
+	if (unlikely(mode != VDSO_CLOCKMODE_ARCHTIMER)) {
+		if (mode == VDSO_CLOCKMODE_TIMENS) {
+			vd = __arch_get_timens_vdso_data(vd);
+			mode = READ_ONCE(vd->clock_mode);
+		}
+		if (mode == VDSO_CLOCKMODE_NONE)
+			return time_fallback(time);
+	}
+	t = READ_ONCE(vd[CS_HRES_COARSE].basetime[VDSO_CLOCK_REALTIME].sec);
+	if (time)
+		*time = t;
+	return t;
+}
