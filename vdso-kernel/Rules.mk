@@ -18,11 +18,14 @@ VDSO_ASM = gettimeofday datapage getcpu note
 VDSO_IMAGES = $(foreach t,$(TARGETS),vdso-kernel/$(VDSO_NAME_$(t)).so)
 
 # r11 carries the entries' return address across the C (gettimeofday.S).
+# Hoisted loop invariants serve only the cold paths (writer waits, time
+# namespaces) but cost the fast path registers.
 vdso_cppflags = -I$(vdso_src)/include -I$(vdso_src)/arch/powerpc/include \
 	-DPAGE_SIZE=$(PAGE_SIZE_$(1)) -DHZ=$(HZ)
 vdso_cflags = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -ffreestanding \
 	-fno-builtin -fno-common -fno-stack-protector \
-	-fasynchronous-unwind-tables -ffixed-r11 $(VDSO_CFLAGS_$(1))
+	-fasynchronous-unwind-tables -fno-move-loop-invariants -ffixed-r11 \
+	$(VDSO_CFLAGS_$(1))
 
 define vdso_rules
 vdso-kernel/$(1)/vgettimeofday.o: $(vdso_arch)/vgettimeofday.c \

@@ -104,11 +104,13 @@ static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
 	return READ_ONCE(vd->seq);
 }
 
+/* The same test on a word: seq's low bit as the sign, clock_mode below. */
 static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
 					    vdso_seq_t seq)
 {
-	return !(seq & 1) &&
-	       READ_ONCE(vd->clock_mode) != VDSO_CLOCKMODE_NONE;
+	uint32_t mode = READ_ONCE(vd->clock_mode);
+
+	return (int32_t)(seq << 31 | (mode & 0x7fffffff)) > 0;
 }
 #endif
 
@@ -135,21 +137,23 @@ vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 			cpu_relax();
 		}
 		smp_rmb();
-		if (hres)
+		if (hres) {
+			uint64_t cycles = __arch_get_hw_counter();
+
 			*ns = vdso_shift_ns(base->nsec +
-					    vdso_calc_delta(__arch_get_hw_counter(),
-							    vd->cycle_last,
+					    vdso_calc_delta(cycles, vd->cycle_last,
 							    vd->mask, vd->mult),
 					    vd->shift);
-		else
+		} else {
 			*ns = base->nsec;
+		}
 		/*
 		 * Finish the arithmetic before loading sec rather than after
 		 * the check: fewer values live at once, so no register is
 		 * saved on the fast path.
 		 */
-		__asm__ __volatile__("" : "+r" (*ns));
-		*sec = READ_ONCE(base->sec);
+		__asm__ __volatile__("" : "+r" (*ns) : : "memory");
+		*sec = base->sec;
 		smp_rmb();
 	} while (unlikely(vdso_read_seq(vd) != seq));
 	return VDSO_READ_OK;

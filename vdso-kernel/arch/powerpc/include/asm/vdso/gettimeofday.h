@@ -16,12 +16,16 @@
 #define smp_rmb()	__asm__ __volatile__("lwsync" ::: "memory")
 #define cpu_relax()	__asm__ __volatile__("or 1,1,1; or 2,2,2" ::: "memory")
 
+/*
+ * The "memory" clobbers keep the data page loads after the read, so they
+ * are not live across it (on ppc32 that spares a stack frame).
+ */
 static __always_inline uint64_t __arch_get_hw_counter(void)
 {
 #ifdef __powerpc64__
 	uint64_t tb;
 
-	__asm__ __volatile__("mftb %0" : "=r" (tb));
+	__asm__ __volatile__("mftb %0" : "=r" (tb) : : "memory");
 	return tb;
 #else
 	uint32_t hi, lo, again;
@@ -29,7 +33,8 @@ static __always_inline uint64_t __arch_get_hw_counter(void)
 	/* The upper half must not carry between the two reads. */
 	do {
 		__asm__ __volatile__("mftbu %0; mftb %1; mftbu %2"
-				     : "=r" (hi), "=r" (lo), "=r" (again));
+				     : "=r" (hi), "=r" (lo), "=r" (again)
+				     : : "memory");
 	} while (unlikely(hi != again));
 	return ((uint64_t)hi << 32) | lo;
 #endif
