@@ -20,25 +20,40 @@
  * The "memory" clobbers keep the data page loads after the read, so they
  * are not live across it (on ppc32 that spares a stack frame).
  */
+#ifdef __powerpc64__
 static __always_inline uint64_t __arch_get_hw_counter(void)
 {
-#ifdef __powerpc64__
 	uint64_t tb;
 
 	__asm__ __volatile__("mftb %0" : "=r" (tb) : : "memory");
 	return tb;
+}
 #else
+/*
+ * Low half first, then high: a carry in between makes the result exactly
+ * 2^32 ahead, never behind.  vdso_calc_delta() sees that as a delta with
+ * a nonzero high word, its rare case, which reads again the careful way.
+ */
+static __always_inline uint64_t __arch_get_hw_counter(void)
+{
+	uint32_t hi, lo;
+
+	__asm__ __volatile__("mftb %0; mftbu %1" : "=r" (lo), "=r" (hi)
+			     : : "memory");
+	return (uint64_t)hi << 32 | lo;
+}
+
+static __always_inline uint64_t ppc32_get_tb_exact(void)
+{
 	uint32_t hi, lo, again;
 
-	/* The upper half must not carry between the two reads. */
 	do {
 		__asm__ __volatile__("mftbu %0; mftb %1; mftbu %2"
-				     : "=r" (hi), "=r" (lo), "=r" (again)
-				     : : "memory");
+				     : "=r" (hi), "=r" (lo), "=r" (again));
 	} while (unlikely(hi != again));
-	return ((uint64_t)hi << 32) | lo;
-#endif
+	return (uint64_t)hi << 32 | lo;
 }
+#endif
 
 /* The timebase is 64 bits wide: the mask is all ones and not applied. */
 #ifdef __powerpc64__
@@ -51,8 +66,15 @@ static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
 #define vdso_calc_delta	vdso_calc_delta
 #else
 #include <asm/vdso/delta32.h>
-#define vdso_calc_delta(cycles, last, mask, mult) \
-	vdso_calc_delta32(cycles, last, mult)
+static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
+						uint64_t mask, uint32_t mult)
+{
+	(void)mask;
+	if (unlikely((cycles - last) >> 32))
+		cycles = ppc32_get_tb_exact();
+	return vdso_calc_delta32(cycles, last, mult);
+}
+#define vdso_calc_delta	vdso_calc_delta
 #define vdso_shift_ns	vdso_shift_ns32
 #endif
 
