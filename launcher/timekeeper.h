@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The timekeeper: a host-native writer of the guest's vDSO data page, doing
+ * what the kernel's update_vsyscall() does for a real powerpc vDSO.
+ *
+ * The guest's mftb is the host's TSC, so the page holds a linear function of
+ * the TSC per clock (cycle_last, mult, shift, bases).  Two ways to fill it:
+ *
+ *   mirror  the host kernel publishes exactly such functions of the TSC in
+ *           its own [vvar] page for its own vDSO.  Copying them (layout and
+ *           byte order translated) makes the guest's vDSO and the host's
+ *           clock_gettime() read one and the same timekeeper.
+ *   steer   where the host's page cannot be used (another layout, a
+ *           paravirtual clock, a time namespace), keep our own functions:
+ *           continuous at every update, steered towards the host's clocks
+ *           through mult only, with a bounded slew.  MONOTONIC_RAW has
+ *           its own function, steered onto the host's MONOTONIC_RAW: its
+ *           mult never takes MONOTONIC's NTP adjustments, only the small
+ *           corrections that keep it on the host's.
+ *
+ * The high resolution clocks then agree with the host's clock_gettime()
+ * exactly (mirror) or to well under a microsecond (steer).  The coarse
+ * clocks and time() are the host's as of the last update: they may lag
+ * the host's by a tick until the next update (longer while the timekeeper
+ * is kept from running), but are never ahead of it.
+ *
+ * Either way cycle_last is published a little in the past, since the
+ * powerpc vDSO takes (tb - cycle_last) unsigned: a reader's tb just before
+ * cycle_last would be a jump of minutes.
+ *
+ * Mirror mode reads the [vvar] mapping of the process that called
+ * timekeeper_init(): forking after it is fine, exec is not.
+ *
+ * One writer at a time per page: timekeeper_run() in a thread or a forked
+ * child, or timekeeper_update() by hand, never both at once.
+ */
+#ifndef PPCTIME_TIMEKEEPER_H
+#define PPCTIME_TIMEKEEPER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/time.h>
+#include <time.h>
+
+/* What the page is for: ppc32 (big-endian only), ppc64, ppc64le. */
+struct timekeeper_target {
+	int is64;
+	int big_endian;
+};
+
+enum timekeeper_mode {
+	TIMEKEEPER_AUTO,	/* mirror where the host allows, else steer */
+	TIMEKEEPER_MIRROR,	/* mirror or fail */
+	TIMEKEEPER_STEER,	/* steer even where mirroring would work */
+};
+
+#define TIMEKEEPER_DEFAULT_HZ	1000
+#define TIMEKEEPER_MAX_HZ	100000
+
+/* All-zero (or a NULL pointer) means: the defaults. */
+struct timekeeper_options {
+	enum timekeeper_mode mode;
+	/*
+	 * Added to CLOCK_REALTIME, REALTIME_COARSE and TAI (--realtime=WHEN:
+	 * WHEN minus the time now); MONOTONIC, BOOTTIME and RAW stay true.
+	 * tv_nsec in [0, 1e9), tv_sec may be negative.
+	 */
+	struct timespec realtime_offset;
+	/* What gettimeofday() reports as the timezone; NULL: the host's. */
+	const struct timezone *tz;
+	/* Updates per second; 0: TIMEKEEPER_DEFAULT_HZ. */
+	unsigned update_hz;
+	/*
+	 * Size of the data page the caller mapped (the target kernel's page
+	 * size, which the vDSO finds the page by); 0: the target's data
+	 * structure only.  Checked to hold what is written.
+	 */
+	size_t page_size;
+};
+
+struct host_layout;
+
+/* One clock's linear function in steer mode. */
+struct timekeeper_steered {
+	uint64_t cycle_last;	/* where base holds */
+	uint32_t mult;		/* as published: rate plus phase correction */
+	uint32_t new_mult;	/* for the next update to publish */
+	unsigned __int128 base;	/* ns << shift at cycle_last */
+	uint64_t rate_mult;	/* the host clock's measured rate, as a mult */
+	uint64_t ref_tsc, ref_ns;	/* the sample the rate is measured from */
+	uint64_t next_tsc, next_ns;	/* the one that will replace it */
+	int clock_id;		/* the host clock it follows */
+};
+
+/*
+ * Private to timekeeper.c, in the header so callers can allocate it (also
+ * in shared memory), except updates: a watchdog may load it atomically to
+ * see the timekeeper is alive.
+ */
+struct timekeeper {
+	uint8_t *page;
+	struct timekeeper_target target;
+	struct timekeeper_options options;
+	struct timezone tz;
+	enum timekeeper_mode mode;	/* MIRROR or STEER once initialised */
+	char steer_reason[320];		/* why not mirror, in steer mode */
+	uint64_t tb_ticks_per_sec;	/* measured, as published */
+	uint32_t shift;			/* of our own functions (steer) */
+	uint64_t margin;		/* ticks cycle_last is kept in the past */
+	uint64_t margin_min;		/* ticks it is kept back at the least */
+	uint64_t period_ns;		/* between updates in timekeeper_run() */
+	uint32_t hrtimer_res;
+	int stop;			/* set by timekeeper_stop() */
+	uint64_t updates;		/* timekeeper_update() calls so far */
+	/* mirror */
+	const uint8_t *host_vvar;
+	const struct host_layout *host_layout;
+	uint32_t host_seq[2];		/* of the data last copied */
+	uint32_t host_mult, host_shift;	/* last copied, for describe */
+	/* steer */
+	struct timekeeper_steered mono, raw;
+	uint64_t max_bracket;		/* widest TSC bracket a sample may have */
+	int64_t realtime_minus_mono, boottime_minus_mono, tai_minus_realtime;
+	uint64_t mono_coarse;		/* the host's, when last read */
+};
+
+/*
+ * Calibrate, choose mirror or steer, and publish the first update, with
+ * clock_mode ARCHTIMER.  datapage is the caller's shared mapping of the
+ * page; the timekeeper writes tb_ticks_per_sec and data[] only.
+ * Returns 0, or -1 with a message in err.
+ */
+int timekeeper_init(struct timekeeper *tk, void *datapage,
+		    const struct timekeeper_target *t,
+		    const struct timekeeper_options *o,
+		    char *err, size_t errlen);
+
+/*
+ * Update at the configured rate until timekeeper_stop().  Blocks every
+ * signal it can first (in a thread it must not take the target's
+ * signals), so in a forked child only SIGKILL ends it: have the launcher
+ * set PR_SET_PDEATHSIG to SIGKILL there.  Returns 0 once stopped, -1 with
+ * errno set if sleeping fails.
+ */
+int timekeeper_run(struct timekeeper *tk);
+
+/* Ask timekeeper_run() to return after its current update. */
+void timekeeper_stop(struct timekeeper *tk);
+
+/* One update, now. */
+void timekeeper_update(struct timekeeper *tk);
+
+/* "mirror" or "steer". */
+const char *timekeeper_mode_name(const struct timekeeper *tk);
+
+/*
+ * One line for -v: the mode, the host layout mirrored or why not, mult,
+ * shift and the timebase frequency.  Returns what snprintf() returns.
+ */
+int timekeeper_describe(const struct timekeeper *tk, char *buf, size_t len);
+
+/*
+ * The watchdog's "timekeeper died": clock_mode NONE in data[0] and data[1]
+ * under the seqcount, so readers go to the system call.  Also ends a
+ * write the dead timekeeper left half done (seq odd).  Only once nothing
+ * else writes the page.
+ */
+void datapage_set_mode_none(void *datapage, const struct timekeeper_target *t);
+
+#endif /* PPCTIME_TIMEKEEPER_H */

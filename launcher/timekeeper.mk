@@ -1,0 +1,28 @@
+# SPDX-License-Identifier: GPL-2.0
+# The timekeeper (launcher/timekeeper.c): an object the launcher links, as
+# $(TIMEKEEPER_OBJ), and its host test.  Included by the top Makefile;
+# builds in the build directory, sources from $(srcdir).
+
+TIMEKEEPER_OBJ = launcher/timekeeper.o
+TIMEKEEPER_CPPFLAGS = -I$(srcdir)/launcher -I$(srcdir)/vdso-kernel/include \
+		      $(CPPFLAGS)
+TIMEKEEPER_HEADERS = $(srcdir)/launcher/timekeeper.h \
+		     $(srcdir)/vdso-kernel/include/vdso/datapage.h
+
+$(TIMEKEEPER_OBJ): $(srcdir)/launcher/timekeeper.c $(TIMEKEEPER_HEADERS)
+	$(quiet) CC $@
+	@$(MKDIR_P) $(@D)
+	@$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) -c -o $@ \
+		$(srcdir)/launcher/timekeeper.c
+
+# The test runs the timekeeper in threads.
+tests/timekeeper-test: $(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ) \
+		       $(TIMEKEEPER_HEADERS)
+	$(quiet) CCLD $@
+	@$(MKDIR_P) $(@D)
+	@$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) $(LDFLAGS) -pthread -o $@ \
+		$(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ)
+
+TESTS += tests/timekeeper-test
+CHECK_DEPS += tests/timekeeper-test
+CLEANFILES += $(TIMEKEEPER_OBJ) tests/timekeeper-test
