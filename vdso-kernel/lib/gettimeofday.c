@@ -181,7 +181,13 @@ static __always_inline bool vdso_read(const struct vdso_data *vd, int clk,
 
 	switch (vdso_read_base(vd, clk, hres, &sec, &ns)) {
 	case VDSO_READ_OK:
-		vdso_time_set(t, sec, ns);
+		/* Coarse bases are below a second already. */
+		if (hres) {
+			vdso_time_set(t, sec, ns);
+		} else {
+			t->sec = sec;
+			t->nsec = ns;
+		}
 		return true;
 	case VDSO_READ_TIMENS:
 		return vdso_read_timens(vd, clk, hres, t);
