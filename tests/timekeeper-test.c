@@ -31,6 +31,8 @@
 
 #include <vdso/datapage.h>
 
+#include "test_report.h"
+
 #define NSEC_PER_SEC		1000000000ull
 #define UPDATE_HZ		10000
 #define STEER_TOLERANCE_NS	2000
@@ -71,25 +73,6 @@ static const struct {
 	{ VDSO_CLOCK_MONOTONIC_COARSE, "MONOTONIC_COARSE", true },
 };
 #define NCLOCKS (sizeof(clocks) / sizeof(*clocks))
-
-static int failures;
-
-static void report(bool ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-/* "PASS: name" or "FAIL: name: why", the name and why in one format. */
-static void report(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	failures += !ok;
-}
 
 static uint64_t host_ns(clockid_t id)
 {

@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: GPL-2.0
+# The launcher: launcher/ppctime-run (host) and, per target, the static
+# guest loader launcher/ppctime-loader-TARGET; tests/launcher-test.sh and
+# its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET.
+# launcher/timekeeper.o comes from its owner's fragment; vdso_image.c is
+# compiled in, as tests/vdso-check.mk does.
+
+launcher_src = $(srcdir)/launcher
+LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/ppctime-loader-$(t))
+LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
+	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t))
+
+# Where ppctime-run finds QEMU, its loaders and default images, and the
+# page size each target's vDSO was built for, compiled in.
+launcher_defs = -DPKGLIBDIR='"$(pkglibdir)"' \
+	-DQEMU_PPC32='"$(or $(QEMU_ppc32),qemu-ppc)"' \
+	-DQEMU_PPC64='"$(or $(QEMU_ppc64),qemu-ppc64)"' \
+	-DQEMU_PPC64LE='"$(or $(QEMU_ppc64le),qemu-ppc64le)"' \
+	-DPAGE_SIZE_PPC32=$(PAGE_SIZE_ppc32) -DPAGE_SIZE_PPC64=$(PAGE_SIZE_ppc64) \
+	-DPAGE_SIZE_PPC64LE=$(PAGE_SIZE_ppc64le)
+
+launcher/ppctime-run.o: $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper.h \
+		$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
+		Makefile
+	@$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -I$(srcdir)/vdso-kernel/include \
+		$(launcher_defs) -c -o $@ $<
+
+launcher/ppctime-run: launcher/ppctime-run.o launcher/timekeeper.o \
+		$(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
+	$(quiet) LD $@
+	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) $(LDFLAGS) -o $@ \
+		launcher/ppctime-run.o launcher/timekeeper.o $(launcher_src)/vdso_image.c
+
+# The loader: static, and linked well above 0x10000000 where static ET_EXEC
+# programs sit (Debian's cross toolchains have no static-pie).  The probe:
+# PIE (ET_DYN with PT_INTERP), static (ET_EXEC) and non-PIE dynamic.
+define launcher_rules
+launcher/ppctime-loader-$(1): $(launcher_src)/ppctime-loader.c \
+		$(srcdir)/vdso-kernel/include/vdso/datapage.h
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC $$@
+	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static \
+		-Wl,-Ttext-segment=0x30000000 -I$(srcdir)/vdso-kernel/include -o $$@ $$<
+
+tests/guest/launcher-probe-$(1): $(srcdir)/tests/guest/launcher-probe.c
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC $$@
+	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -o $$@ $$<
+
+tests/guest/launcher-probe-static-$(1): $(srcdir)/tests/guest/launcher-probe.c
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC $$@
+	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static -o $$@ $$<
+
+tests/guest/launcher-probe-nopie-$(1): $(srcdir)/tests/guest/launcher-probe.c
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC $$@
+	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -no-pie -o $$@ $$<
+endef
+$(foreach t,$(TARGETS),$(eval $(call launcher_rules,$(t))))
+
+ALL += launcher/ppctime-run $(LAUNCHER_LOADERS)
+INSTALL_BIN += launcher/ppctime-run
+# QEMU runs only files with an execute bit.
+INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
+TESTS += $(srcdir)/tests/launcher-test.sh
+CHECK_DEPS += $(LAUNCHER_PROBES)
+CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o $(LAUNCHER_LOADERS) \
+	$(LAUNCHER_PROBES)

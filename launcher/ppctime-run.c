@@ -1,0 +1,788 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppctime-run: run a powerpc program under QEMU user mode with a vDSO, as
+ * a Linux kernel would give it one at exec.
+ *
+ * The host side of the work: pick the QEMU for PROGRAM's ELF header, check
+ * the vDSO image, create the data pages as a memfd, start the timekeeper
+ * in a child process (named ppctime-tk) that keeps them current, and start
+ * QEMU on the guest loader (ppctime-loader-TARGET), which maps the pages
+ * and the image in the guest and enters PROGRAM.  This process then
+ * watches both children: if the timekeeper dies or stalls, it switches the
+ * data page to VDSO_CLOCKMODE_NONE so readers use the system call; when
+ * the program ends, it ends the same way.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "vdso/datapage.h"
+#include "timekeeper.h"
+#include "vdso_image.h"
+
+#define PPCTIME_STRING_(x) #x
+#define PPCTIME_STRING(x) PPCTIME_STRING_(x)
+
+/* Status for anything ppctime-run refuses or cannot start. */
+#define LAUNCH_FAILED	127
+/*
+ * The timekeeper updates every period (1 ms by default).  Stopped
+ * (SIGSTOP, a tracer) it counts as stalled once its update count has stayed
+ * put STALL_STOPPED_MS (or 2 periods), since until then the coarse clocks
+ * stand still; in any other state after STALL_MS (or 3 periods): merely
+ * waiting for a busy CPU is no reason to give up the vDSO, whose
+ * high-resolution clocks run on between updates.
+ */
+#define STALL_STOPPED_MS 20
+#define STALL_MS	200
+#define WATCH_POLL_MS	10
+
+struct target {
+	const char *name;
+	int elf_class;
+	bool big_endian;
+	uint16_t machine;
+	const char *qemu;		/* configure's path; the PATH is searched too */
+	const char *triplet;
+	const char *image;		/* default vDSO, in vdso-kernel/ or pkglibdir */
+	const char *loader;		/* in launcher/ or pkglibdir */
+	unsigned long page_size;	/* the build's configured kernel page size */
+	struct timekeeper_target tk_target;
+};
+
+static const struct target targets[] = {
+	{ "ppc32", 32, true, EM_PPC, QEMU_PPC32, "powerpc-linux-gnu",
+	  "vdso32.so", "ppctime-loader-ppc32", PAGE_SIZE_PPC32, { .is64 = 0, .big_endian = 1 } },
+	{ "ppc64", 64, true, EM_PPC64, QEMU_PPC64, "powerpc64-linux-gnu",
+	  "vdso64.so", "ppctime-loader-ppc64", PAGE_SIZE_PPC64, { .is64 = 1, .big_endian = 1 } },
+	{ "ppc64le", 64, false, EM_PPC64, QEMU_PPC64LE, "powerpc64le-linux-gnu",
+	  "vdso64le.so", "ppctime-loader-ppc64le", PAGE_SIZE_PPC64LE, { .is64 = 1, .big_endian = 0 } },
+};
+
+static const char usage_text[] =
+	"Usage: ppctime-run [OPTIONS] PROGRAM [ARGS...]\n"
+	"Run a powerpc Linux PROGRAM under QEMU user mode (qemu-ppc, qemu-ppc64 or\n"
+	"qemu-ppc64le, chosen from its ELF header) with a vDSO mapped as the kernel\n"
+	"maps it, its data pages kept current by a timekeeper process.\n"
+	"\n"
+	"  --sysroot=DIR      dynamic programs get their ld.so and libraries from DIR\n"
+	"                     (QEMU's -L; default /usr/TRIPLET, the Debian cross libc,\n"
+	"                     or $QEMU_LD_PREFIX when set)\n"
+	"  --vdso=IMAGE       map IMAGE, any vDSO built for the Linux 6.1 data page\n"
+	"                     ABI (default: ppctime's own for the program's target)\n"
+	"  --page-size=BYTES  kernel page size IMAGE was built for: its data page is\n"
+	"                     2 pages below it (default %d for ppc32, %d for ppc64,\n"
+	"                     %d for ppc64le)\n"
+	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
+	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
+	"                     'YYYY-MM-DD HH:MM:SS' in UTC, or @SECONDS); the other\n"
+	"                     clocks stay true.  (ppc32 glibc reads dates past 2038\n"
+	"                     with the system call, which gives the host's time.)\n"
+	"  --tz=MINUTES[,DST] the timezone gettimeofday reports: minutes west of\n"
+	"                     Greenwich and the DST flag (default: the host's)\n"
+	"  --update-hz=N      timekeeper updates per second (default %d, at most %d)\n"
+	"  --timekeeper=MODE  auto (default): mirror the host kernel's timekeeping\n"
+	"                     where it can, else steer its own; mirror; or steer\n"
+	"  -v, --verbose      say how the timekeeper keeps time (stderr)\n"
+	"  -h, --help         show this text\n"
+	"\n"
+	"PROGRAM's exit status or fatal signal is ppctime-run's.  A refused image or\n"
+	"program, or a failure to start, gives status 127.\n";
+
+static void __attribute__((noreturn, format(printf, 1, 2)))
+refuse(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ppctime-run: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(LAUNCH_FAILED);
+}
+
+static void __attribute__((noreturn)) usage_error(const char *what)
+{
+	fprintf(stderr, "ppctime-run: %s\nTry 'ppctime-run --help'.\n", what);
+	exit(LAUNCH_FAILED);
+}
+
+/* What ppctime-run needs to know about PROGRAM before starting it. */
+struct program_info {
+	const struct target *target;
+	bool dynamic;			/* has PT_INTERP */
+	int fd;				/* open, close-on-exec */
+};
+
+static uint16_t elf16(const unsigned char *p, bool big_endian)
+{
+	return big_endian ? (p[0] << 8) | p[1] : p[0] | (p[1] << 8);
+}
+
+static uint32_t elf32(const unsigned char *p, bool big_endian)
+{
+	return big_endian ? (uint32_t)elf16(p, true) << 16 | elf16(p + 2, true)
+			  : elf16(p, false) | (uint32_t)elf16(p + 2, false) << 16;
+}
+
+static uint64_t elf64(const unsigned char *p, bool big_endian)
+{
+	return big_endian ? (uint64_t)elf32(p, true) << 32 | elf32(p + 4, true)
+			  : elf32(p, false) | (uint64_t)elf32(p + 4, false) << 32;
+}
+
+static void read_program_header(const char *path, struct program_info *info)
+{
+	unsigned char eh[sizeof(Elf64_Ehdr)], ph[sizeof(Elf64_Phdr)];
+	bool big_endian;
+	int elf_class;
+	uint16_t machine;
+	uint64_t phoff;
+	unsigned phentsize, phnum;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		refuse("cannot open %s: %s", path, strerror(errno));
+	if (pread(fd, eh, sizeof(eh), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
+	    memcmp(eh, ELFMAG, SELFMAG))
+		refuse("%s: not an ELF program", path);
+	elf_class = eh[EI_CLASS] == ELFCLASS64 ? 64 : eh[EI_CLASS] == ELFCLASS32 ? 32 : 0;
+	big_endian = eh[EI_DATA] == ELFDATA2MSB;
+	machine = elf16(eh + offsetof(Elf64_Ehdr, e_machine), big_endian); /* both classes */
+	info->target = NULL;
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (targets[i].elf_class == elf_class && targets[i].big_endian == big_endian &&
+		    targets[i].machine == machine)
+			info->target = &targets[i];
+	if (!info->target)
+		refuse("%s: not a powerpc program (ELF class %u, byte order %u, machine %u):"
+		       " ppctime runs ppc32, ppc64 and ppc64le ones", path,
+		       eh[EI_CLASS], eh[EI_DATA], machine);
+
+	if (elf_class == 64) {
+		phoff = elf64(eh + offsetof(Elf64_Ehdr, e_phoff), big_endian);
+		phentsize = elf16(eh + offsetof(Elf64_Ehdr, e_phentsize), big_endian);
+		phnum = elf16(eh + offsetof(Elf64_Ehdr, e_phnum), big_endian);
+	} else {
+		phoff = elf32(eh + offsetof(Elf32_Ehdr, e_phoff), big_endian);
+		phentsize = elf16(eh + offsetof(Elf32_Ehdr, e_phentsize), big_endian);
+		phnum = elf16(eh + offsetof(Elf32_Ehdr, e_phnum), big_endian);
+	}
+	if (phentsize < sizeof(Elf32_Phdr) || phentsize > sizeof(ph))
+		refuse("%s: bad program header size %u", path, phentsize);
+	info->dynamic = false;
+	for (unsigned i = 0; i < phnum; i++) {
+		if (pread(fd, ph, phentsize, phoff + (uint64_t)i * phentsize) != phentsize)
+			refuse("%s: truncated program headers", path);
+		if (elf32(ph, big_endian) == PT_INTERP)
+			info->dynamic = true;
+	}
+	info->fd = fd;
+}
+
+/*
+ * A file ppctime-run needs at run time: in the build tree next to this
+ * program's directory (SUBDIR/NAME from the top build directory), else
+ * where 'make install' put it.
+ */
+static char *find_support_file(const char *subdir, const char *name)
+{
+	char exe[PATH_MAX], *path;
+	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (len > 0) {
+		exe[len] = '\0';
+		*strrchr(exe, '/') = '\0';	/* the build's launcher/ */
+		if (asprintf(&path, "%s/../%s/%s", exe, subdir, name) < 0)
+			refuse("out of memory");
+		if (access(path, R_OK) == 0) {
+			char *tidy = realpath(path, NULL);
+
+			if (tidy) {
+				free(path);
+				path = tidy;
+			}
+			return path;
+		}
+		free(path);
+	}
+	if (asprintf(&path, "%s/%s", PKGLIBDIR, name) < 0)
+		refuse("out of memory");
+	if (access(path, R_OK) < 0)
+		refuse("%s not found (looked in the build tree and in %s): "
+		       "was the target enabled at configure time, and the tree built?",
+		       name, PKGLIBDIR);
+	return path;
+}
+
+static const char *find_qemu(const struct target *t)
+{
+	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
+	const char *dirs = getenv("PATH");
+	static char path[PATH_MAX];
+
+	if (slash && access(t->qemu, X_OK) == 0)
+		return t->qemu;
+	while (dirs && *dirs) {
+		size_t len = strcspn(dirs, ":");
+
+		if (len && snprintf(path, sizeof(path), "%.*s/%s", (int)len, dirs, name) <
+			   (int)sizeof(path) && access(path, X_OK) == 0)
+			return path;
+		dirs += len + (dirs[len] == ':');
+	}
+	refuse("%s not found: install the Debian package qemu-user", name);
+}
+
+/* A sealed memfd holding the checked image: the guest maps exactly the
+ * bytes that were checked, whatever happens to the file meanwhile. */
+static int image_memfd(const struct vdso_image *img)
+{
+	int fd = memfd_create("ppctime-vdso-image", MFD_ALLOW_SEALING);
+
+	if (fd < 0 || write(fd, img->buf, img->len) != (ssize_t)img->len ||
+	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
+		refuse("cannot copy the vDSO image into a memfd: %s", strerror(errno));
+	return fd;
+}
+
+static void check_image(const char *path, const struct target *t, struct vdso_image *img)
+{
+	unsigned char ident[EI_NIDENT];
+	char err[512];
+	uint64_t entry;
+	FILE *f = fopen(path, "r");
+
+	/* Class and byte order first: with the wrong ones every later field
+	 * is misread, and the parser's complaint would be about those. */
+	if (f && fread(ident, 1, sizeof(ident), f) == sizeof(ident) &&
+	    !memcmp(ident, ELFMAG, SELFMAG)) {
+		if (ident[EI_CLASS] != (t->elf_class == 64 ? ELFCLASS64 : ELFCLASS32))
+			refuse("refusing vDSO image %s: wrong ELF class (EI_CLASS %u): "
+			       "the %s program needs a %d-bit image", path,
+			       ident[EI_CLASS], t->name, t->elf_class);
+		if (ident[EI_DATA] != (t->big_endian ? ELFDATA2MSB : ELFDATA2LSB))
+			refuse("refusing vDSO image %s: wrong byte order (EI_DATA %u): "
+			       "the %s program needs a %s-endian image", path,
+			       ident[EI_DATA], t->name, t->big_endian ? "big" : "little");
+	}
+	if (f)
+		fclose(f);
+	if (vdso_image_load(img, path, err, sizeof(err)) < 0)
+		refuse("refusing vDSO image %s: %s", path, err);
+	if (vdso_image_match(img, t->elf_class, t->big_endian, t->machine, err, sizeof(err)) < 0)
+		refuse("refusing vDSO image %s: %s (the program is %s)", path, err, t->name);
+	if (vdso_image_lookup(img, "__kernel_clock_gettime", VDSO_VERSION, &entry,
+			      err, sizeof(err)) < 0)
+		refuse("refusing vDSO image %s: no __kernel_clock_gettime@%s: %s",
+		       path, VDSO_VERSION, err);
+}
+
+/*
+ * The data pages: shared with the timekeeper (read-write here) and the
+ * guest.  F_SEAL_FUTURE_WRITE keeps our mapping writable but makes every
+ * later one, the guest's included, read-only for good.
+ */
+static void *create_data_pages(unsigned long page_size, int *fd_out)
+{
+	size_t len = VDSO_NR_PAGES * page_size;
+	int fd = memfd_create("ppctime-vdso-data", MFD_ALLOW_SEALING);
+	void *pages;
+
+	if (fd < 0 || ftruncate(fd, len) < 0)
+		refuse("cannot create the vDSO data pages: %s", strerror(errno));
+	pages = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (pages == MAP_FAILED)
+		refuse("cannot map the vDSO data pages: %s", strerror(errno));
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE |
+		  F_SEAL_SEAL) < 0)
+		refuse("cannot seal the vDSO data pages: %s", strerror(errno));
+	*fd_out = fd;
+	return pages;
+}
+
+static time_t parse_when(const char *when)
+{
+	static const char *const formats[] = {
+		"%Y", "%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
+	};
+	char *end;
+
+	if (when[0] == '@') {
+		long long secs = strtoll(when + 1, &end, 10);
+
+		if (end != when + 1 && !*end)
+			return secs;
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+		struct tm tm = { .tm_mday = 1 };	/* "%Y": January 1st */
+		const char *rest = strptime(when, formats[i], &tm);
+
+		if (rest && !*rest)
+			return timegm(&tm);
+	}
+	usage_error("--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' or @SECONDS");
+}
+
+/* --realtime's WHEN as an offset from the host's CLOCK_REALTIME now. */
+static struct timespec realtime_offset(time_t when)
+{
+	struct timespec now, offset;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	offset.tv_sec = when - now.tv_sec - (now.tv_nsec > 0);
+	offset.tv_nsec = now.tv_nsec > 0 ? 1000000000L - now.tv_nsec : 0;
+	return offset;
+}
+
+static void parse_tz(const char *arg, struct timezone *tz)
+{
+	char *end;
+	long west = strtol(arg, &end, 10), dst = 0;
+
+	if (end != arg && *end == ',')
+		dst = strtol(end + 1, &end, 10);
+	if (end == arg || *end || west < -24 * 60 || west > 24 * 60)
+		usage_error("--tz takes MINUTES_WEST[,DST], minutes within a day");
+	tz->tz_minuteswest = west;
+	tz->tz_dsttime = dst;
+}
+
+static unsigned parse_update_hz(const char *arg)
+{
+	char *end;
+	unsigned long hz = strtoul(arg, &end, 10);
+
+	if (end == arg || *end || hz < 1 || hz > TIMEKEEPER_MAX_HZ)
+		usage_error("--update-hz takes a rate from 1 to "
+			    PPCTIME_STRING(TIMEKEEPER_MAX_HZ));
+	return hz;
+}
+
+static enum timekeeper_mode parse_timekeeper_mode(const char *arg)
+{
+	if (!strcmp(arg, "auto"))
+		return TIMEKEEPER_AUTO;
+	if (!strcmp(arg, "mirror"))
+		return TIMEKEEPER_MIRROR;
+	if (!strcmp(arg, "steer"))
+		return TIMEKEEPER_STEER;
+	usage_error("--timekeeper takes auto, mirror or steer");
+}
+
+static unsigned long parse_page_size(const char *arg)
+{
+	char *end;
+	unsigned long size = strtoul(arg, &end, 0);
+
+	if (end == arg || *end || size < 4096 || size > (1ul << 20) || (size & (size - 1)))
+		usage_error("--page-size takes a power of two from 4096 to 1048576");
+	return size;
+}
+
+static pid_t start_timekeeper(struct timekeeper *tk)
+{
+	pid_t watchdog = getpid(), pid = fork();
+	int null;
+
+	if (pid < 0)
+		refuse("cannot start the timekeeper: %s", strerror(errno));
+	if (pid)
+		return pid;
+	/* Out of the terminal's process group (^C and ^Z are for the
+	 * program), but gone with us if we are killed. */
+	setpgid(0, 0);
+	prctl(PR_SET_NAME, "ppctime-tk");
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != watchdog)
+		_exit(0);
+	/* Hold none of the program's files open: whoever waits for EOF on
+	 * our stdout must not wait for the timekeeper too. */
+	null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+	}
+	close_range(3, ~0u, 0);
+	if (timekeeper_run(tk) < 0)
+		fprintf(stderr, "ppctime-run: timekeeper: %s\n", strerror(errno));
+	_exit(1);
+}
+
+static pid_t start_program(char **qemu_argv, const sigset_t *sigmask,
+			   const struct sigaction *old_int, const struct sigaction *old_quit)
+{
+	pid_t watchdog = getpid(), pid = fork();
+
+	if (pid < 0)
+		refuse("cannot start %s: %s", qemu_argv[0], strerror(errno));
+	if (pid)
+		return pid;
+	/* Without us no one would keep its clocks current: it goes too. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != watchdog)
+		_exit(LAUNCH_FAILED);
+	sigaction(SIGINT, old_int, NULL);
+	sigaction(SIGQUIT, old_quit, NULL);
+	sigprocmask(SIG_SETMASK, sigmask, NULL);
+	execv(qemu_argv[0], qemu_argv);
+	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", qemu_argv[0], strerror(errno));
+	_exit(LAUNCH_FAILED);
+}
+
+/* End the way the program ended: same status, or death by the same
+ * signal (without a core dump: QEMU already said what happened). */
+static void __attribute__((noreturn)) exit_like(int status)
+{
+	if (WIFSIGNALED(status)) {
+		int sig = WTERMSIG(status);
+		struct rlimit no_core = { 0, 0 };
+		sigset_t only;
+
+		setrlimit(RLIMIT_CORE, &no_core);
+		signal(sig, SIG_DFL);
+		sigemptyset(&only);
+		sigaddset(&only, sig);
+		sigprocmask(SIG_UNBLOCK, &only, NULL);
+		raise(sig);
+		exit(128 + sig);
+	}
+	exit(WEXITSTATUS(status));
+}
+
+static int pidfd_of(pid_t pid)
+{
+	int fd = syscall(SYS_pidfd_open, pid, 0);
+
+	if (fd < 0)
+		refuse("pidfd_open: %s (Linux 5.3 or later needed)", strerror(errno));
+	return fd;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
+}
+
+struct watch {
+	const struct target *target;
+	void *pages;
+	pid_t program, keeper;		/* keeper 0 once it is gone */
+	int program_fd, keeper_fd, signal_fd;
+	const struct timekeeper *tk;	/* shared with the keeper */
+	long long period_ms;		/* between its updates */
+	uint64_t last_updates;
+	long long updates_moved_ms, last_look_ms;
+};
+
+/* Readers fall back to the system call from now on, then we say why. */
+static void keeper_gone(struct watch *w, const char *why)
+{
+	datapage_set_mode_none(w->pages, &w->target->tk_target);
+	fprintf(stderr, "ppctime-run: %s: clocks now served by the system call\n", why);
+	close(w->keeper_fd);
+	w->keeper_fd = -1;
+	w->keeper = 0;
+}
+
+/* The state letter of /proc/PID/stat: R, S, D, T, t, Z... */
+static char process_state(pid_t pid)
+{
+	char path[64], stat[512], *end;
+	int fd, len;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return '?';
+	len = read(fd, stat, sizeof(stat) - 1);
+	close(fd);
+	if (len <= 0)
+		return '?';
+	stat[len] = '\0';
+	end = strrchr(stat, ')');	/* the name may hold anything */
+	return end && end[1] == ' ' ? end[2] : '?';
+}
+
+static void check_keeper(struct watch *w)
+{
+	long long now = now_ms(), still;
+	/* Its update count, not the page's seq: in mirror mode an update
+	 * that finds the host's clocks unchanged publishes nothing. */
+	uint64_t updates = __atomic_load_n(&w->tk->updates, __ATOMIC_RELAXED);
+	char why[128], state;
+
+	/* A gap in our own looking (stopped, descheduled) proves nothing. */
+	if (updates != w->last_updates || now - w->last_look_ms > 2 * WATCH_POLL_MS + 30)
+		w->updates_moved_ms = now;
+	w->last_updates = updates;
+	w->last_look_ms = now;
+	still = now - w->updates_moved_ms;
+	if (still <= STALL_STOPPED_MS || still <= 2 * w->period_ms)
+		return;
+	state = process_state(w->keeper);
+	if (!strchr("Tt", state) && (still <= STALL_MS || still <= 3 * w->period_ms))
+		return;
+	kill(w->keeper, SIGKILL);
+	waitpid(w->keeper, NULL, 0);
+	snprintf(why, sizeof(why), "timekeeper stalled (no update in %lld ms, state %c), "
+		 "killed it", still, state);
+	keeper_gone(w, why);
+}
+
+static void reap_keeper(struct watch *w)
+{
+	int status;
+	char why[128];
+
+	if (waitpid(w->keeper, &status, WNOHANG) <= 0)
+		return;
+	if (WIFSIGNALED(status))
+		snprintf(why, sizeof(why), "timekeeper died (signal %d)", WTERMSIG(status));
+	else
+		snprintf(why, sizeof(why), "timekeeper exited (status %d)", WEXITSTATUS(status));
+	keeper_gone(w, why);
+}
+
+/* Until the program ends: pass on the signals meant for it, and keep an
+ * eye on the timekeeper.  Returns the program's wait status. */
+static int watch_program(struct watch *w)
+{
+	for (;;) {
+		struct pollfd fds[3] = {
+			{ .fd = w->program_fd, .events = POLLIN },
+			{ .fd = w->signal_fd, .events = POLLIN },
+			{ .fd = w->keeper_fd, .events = POLLIN },
+		};
+		struct signalfd_siginfo si;
+		int status;
+
+		if (poll(fds, 3, WATCH_POLL_MS) < 0 && errno != EINTR)
+			refuse("poll: %s", strerror(errno));
+		if (fds[1].revents & POLLIN &&
+		    read(w->signal_fd, &si, sizeof(si)) == sizeof(si))
+			kill(w->program, si.ssi_signo);
+		if (w->keeper && fds[2].revents & POLLIN)
+			reap_keeper(w);
+		else if (w->keeper)
+			check_keeper(w);
+		if (fds[0].revents & POLLIN && waitpid(w->program, &status, 0) == w->program)
+			return status;
+	}
+}
+
+/* What the command line asks for. */
+struct request {
+	const char *sysroot, *image_path;
+	bool use_vdso, verbose;
+	unsigned long page_size;	/* 0: the target's default */
+	struct timekeeper_options tk_options;
+	struct timezone tz;
+	char **program_argv;		/* PROGRAM ARGS... NULL */
+	int program_argc;
+};
+
+static void parse_arguments(int argc, char **argv, struct request *req)
+{
+	enum {
+		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
+		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER,
+	};
+	static const struct option options[] = {
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "vdso", required_argument, NULL, OPT_VDSO },
+		{ "no-vdso", no_argument, NULL, OPT_NO_VDSO },
+		{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+		{ "realtime", required_argument, NULL, OPT_REALTIME },
+		{ "tz", required_argument, NULL, OPT_TZ },
+		{ "update-hz", required_argument, NULL, OPT_UPDATE_HZ },
+		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool clock_options = false;
+	int opt;
+
+	*req = (struct request){ .use_vdso = true };
+	/* '+': the first non-option is PROGRAM; what follows is its. */
+	while ((opt = getopt_long(argc, argv, "+hv", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SYSROOT: req->sysroot = optarg; break;
+		case OPT_VDSO: req->image_path = optarg; break;
+		case OPT_NO_VDSO: req->use_vdso = false; break;
+		case OPT_PAGE_SIZE: req->page_size = parse_page_size(optarg); break;
+		case OPT_REALTIME:
+			req->tk_options.realtime_offset = realtime_offset(parse_when(optarg));
+			clock_options = true;
+			break;
+		case OPT_TZ:
+			parse_tz(optarg, &req->tz);
+			req->tk_options.tz = &req->tz;
+			clock_options = true;
+			break;
+		case OPT_UPDATE_HZ:
+			req->tk_options.update_hz = parse_update_hz(optarg);
+			clock_options = true;
+			break;
+		case OPT_TIMEKEEPER:
+			req->tk_options.mode = parse_timekeeper_mode(optarg);
+			clock_options = true;
+			break;
+		case 'v': req->verbose = true; break;
+		case 'h':
+			printf(usage_text, PAGE_SIZE_PPC32, PAGE_SIZE_PPC64, PAGE_SIZE_PPC64LE,
+			       TIMEKEEPER_DEFAULT_HZ, TIMEKEEPER_MAX_HZ);
+			exit(0);
+		default: usage_error("bad option");
+		}
+	}
+	if (!req->use_vdso && (req->image_path || req->page_size || clock_options))
+		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size and the "
+			    "timekeeper's options need the vDSO");
+	if (optind == argc)
+		usage_error("no PROGRAM to run");
+	req->program_argv = argv + optind;
+	req->program_argc = argc - optind;
+}
+
+/*
+ * Everything but plain QEMU: check the image, create the data pages,
+ * start the timekeeper and QEMU on the loader, watch them, and end as the
+ * program ended.  qemu_argv holds QEMU and its options, room for the rest.
+ */
+static void __attribute__((noreturn))
+run_with_vdso(const struct program_info *program, struct request *req,
+	      char **qemu_argv, int n)
+{
+	const struct target *t = program->target;
+	const char *image_path = req->image_path;
+	unsigned long page_size = req->page_size ? req->page_size : t->page_size;
+	struct vdso_image image;
+	struct timekeeper *tk;
+	struct watch w = { .target = t };
+	char err[512];
+	int data_fd, image_fd, status;
+	sigset_t forwarded, old_mask;
+	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
+
+	if (!image_path)
+		image_path = find_support_file("vdso-kernel", t->image);
+	check_image(image_path, t, &image);
+	qemu_argv[n++] = find_support_file("launcher", t->loader);
+
+	w.pages = create_data_pages(page_size, &data_fd);
+	image_fd = image_memfd(&image);
+	vdso_image_free(&image);
+	req->tk_options.page_size = page_size;
+	/* Shared, so the watchdog sees the keeper's update count move. */
+	tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (tk == MAP_FAILED)
+		refuse("cannot map the timekeeper's state: %s", strerror(errno));
+	if (timekeeper_init(tk, w.pages, &t->tk_target, &req->tk_options,
+			    err, sizeof(err)) < 0)
+		refuse("cannot start the timekeeper: %s", err);
+	if (req->verbose && timekeeper_describe(tk, err, sizeof(err)) >= 0)
+		fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, timekeeper mode: %s\n"
+			"ppctime-run: %s\n", t->name, image_path, page_size,
+			timekeeper_mode_name(tk), err);
+	/* The loader maps the very file checked here, whatever -L says. */
+	if (fcntl(program->fd, F_SETFD, 0) < 0)
+		refuse("fcntl: %s", strerror(errno));
+	if (asprintf(&qemu_argv[n++], "%d", data_fd) < 0 ||
+	    asprintf(&qemu_argv[n++], "%lu", page_size) < 0 ||
+	    asprintf(&qemu_argv[n++], "%d", image_fd) < 0 ||
+	    asprintf(&qemu_argv[n++], "%d", program->fd) < 0)
+		refuse("out of memory");
+	memcpy(qemu_argv + n, req->program_argv, req->program_argc * sizeof(char *));
+
+	/* Like system(): ^C and ^\ reach the program through the terminal;
+	 * signals sent to us by name are passed on. */
+	sigaction(SIGINT, &ignore, &old_int);
+	sigaction(SIGQUIT, &ignore, &old_quit);
+	sigemptyset(&forwarded);
+	for (const int *sig = (const int[]){ SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, 0 };
+	     *sig; sig++)
+		sigaddset(&forwarded, *sig);
+	sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
+	w.signal_fd = signalfd(-1, &forwarded, SFD_CLOEXEC);
+	if (w.signal_fd < 0)
+		refuse("signalfd: %s", strerror(errno));
+
+	w.keeper = start_timekeeper(tk);
+	w.tk = tk;
+	w.period_ms = 1000 / (req->tk_options.update_hz ? req->tk_options.update_hz
+							 : TIMEKEEPER_DEFAULT_HZ);
+	w.keeper_fd = pidfd_of(w.keeper);
+	w.last_updates = tk->updates;
+	w.updates_moved_ms = w.last_look_ms = now_ms();
+	w.program = start_program(qemu_argv, &old_mask, &old_int, &old_quit);
+	w.program_fd = pidfd_of(w.program);
+	close(data_fd);
+	close(image_fd);
+	close(program->fd);
+
+	status = watch_program(&w);
+	if (w.keeper) {
+		kill(w.keeper, SIGKILL);
+		waitpid(w.keeper, NULL, 0);
+	}
+	exit_like(status);
+}
+
+int main(int argc, char **argv)
+{
+	struct request req;
+	struct program_info program;
+	char **qemu_argv, *sysroot;
+	int n = 0;
+
+	parse_arguments(argc, argv, &req);
+	read_program_header(req.program_argv[0], &program);
+
+	/* QEMU [-L SYSROOT] [LOADER DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD] PROGRAM
+	 * ARGS... NULL */
+	qemu_argv = calloc(8 + req.program_argc + 1, sizeof(char *));
+	if (!qemu_argv)
+		refuse("out of memory");
+	qemu_argv[n++] = (char *)find_qemu(program.target);
+	/* Only dynamic programs: -L also redirects the paths a program opens. */
+	if (program.dynamic && (req.sysroot || !getenv("QEMU_LD_PREFIX"))) {
+		sysroot = (char *)req.sysroot;
+		if (!sysroot && asprintf(&sysroot, "/usr/%s", program.target->triplet) < 0)
+			refuse("out of memory");
+		qemu_argv[n++] = "-L";
+		qemu_argv[n++] = sysroot;
+	}
+	if (req.use_vdso)
+		run_with_vdso(&program, &req, qemu_argv, n);
+
+	/* Plain QEMU, exactly: same process, same status. */
+	memcpy(qemu_argv + n, req.program_argv, req.program_argc * sizeof(char *));
+	execv(qemu_argv[0], qemu_argv);
+	refuse("cannot run %s: %s", qemu_argv[0], strerror(errno));
+}

@@ -1,0 +1,1004 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vdso_image: a self-contained, bounds-checked reader of vDSO images.  See
+ * vdso_image.h.  The rule throughout: an offset or count read from the file
+ * is checked against what it points into before anything is read through
+ * it, with arithmetic that cannot overflow.
+ */
+#include "vdso_image.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Large enough for any vDSO, small enough that a wrong path is caught. */
+#define VDSO_IMAGE_MAX_SIZE (64u << 20)
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Is [offset, offset + size) inside [0, limit)? */
+static bool fits(uint64_t offset, uint64_t size, uint64_t limit)
+{
+	return offset <= limit && size <= limit - offset;
+}
+
+/* An unsigned field of 1, 2, 4 or 8 bytes in the image's byte order. */
+static uint64_t get(const struct vdso_image *img, const unsigned char *p,
+		    size_t size)
+{
+	uint8_t u8;
+	uint16_t u16;
+	uint32_t u32;
+	uint64_t u64;
+
+	switch (size) {
+	case 1:
+		memcpy(&u8, p, 1);
+		return u8;
+	case 2:
+		memcpy(&u16, p, 2);
+		return img->swap ? __builtin_bswap16(u16) : u16;
+	case 4:
+		memcpy(&u32, p, 4);
+		return img->swap ? __builtin_bswap32(u32) : u32;
+	default:
+		memcpy(&u64, p, 8);
+		return img->swap ? __builtin_bswap64(u64) : u64;
+	}
+}
+
+/* Field F of ELF structure Elf{32,64}_T at p, for the image's class. */
+#define FIELD(img, p, T, F)						\
+	((img)->elf_class == 64 ?					\
+	 get((img), (p) + offsetof(Elf64_##T, F), sizeof(((Elf64_##T *)0)->F)) : \
+	 get((img), (p) + offsetof(Elf32_##T, F), sizeof(((Elf32_##T *)0)->F)))
+#define SIZEOF(img, T) \
+	((img)->elf_class == 64 ? sizeof(Elf64_##T) : sizeof(Elf32_##T))
+
+/* The bytes [offset, offset + size) if they lie in the file. */
+static const unsigned char *in_file(const struct vdso_image *img,
+				    uint64_t offset, uint64_t size)
+{
+	return fits(offset, size, img->len) ? img->buf + offset : NULL;
+}
+
+/* The bytes [offset, offset + size) if they lie in the loaded segment:
+ * what the dynamic section points at must be there at run time. */
+static const unsigned char *in_segment(const struct vdso_image *img,
+				       uint64_t offset, uint64_t size)
+{
+	if (offset < img->load.offset ||
+	    !fits(offset - img->load.offset, size, img->load.filesz))
+		return NULL;
+	return img->buf + offset;
+}
+
+/* NUL-terminated string index of a string table, NULL if it is not. */
+static const char *string_at(const struct vdso_image *img,
+			     const struct vdso_strtab *tab, uint64_t index)
+{
+	const char *s;
+
+	if (index >= tab->size)
+		return NULL;
+	s = (const char *)img->buf + tab->offset + index;
+	return memchr(s, '\0', tab->size - index) ? s : NULL;
+}
+
+/* Translates a vaddr from the dynamic section to a file offset of size
+ * bytes inside the loaded segment. */
+static int vaddr_to_offset(const struct vdso_image *img, uint64_t vaddr,
+			   uint64_t size, uint64_t *offset)
+{
+	if (vaddr < img->load.vaddr ||
+	    !fits(vaddr - img->load.vaddr, size, img->load.filesz))
+		return -1;
+	*offset = img->load.offset + (vaddr - img->load.vaddr);
+	return 0;
+}
+
+static uint32_t elf_hash(const char *name)
+{
+	uint32_t h = 0, g;
+
+	for (const unsigned char *s = (const unsigned char *)name; *s; s++) {
+		h = (h << 4) + *s;
+		g = h & 0xf0000000;
+		if (g)
+			h ^= g >> 24;
+		h &= ~g;
+	}
+	return h;
+}
+
+static uint32_t gnu_hash(const char *name)
+{
+	uint32_t h = 5381;
+
+	for (const unsigned char *s = (const unsigned char *)name; *s; s++)
+		h = h * 33 + *s;
+	return h;
+}
+
+static int parse_header(struct vdso_image *img, char *err, size_t errlen)
+{
+	const unsigned char *e = img->buf;
+	bool host_big_endian = __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__;
+
+	if (img->len < EI_NIDENT || memcmp(e, ELFMAG, SELFMAG))
+		return fail(err, errlen, "not an ELF file");
+	switch (e[EI_CLASS]) {
+	case ELFCLASS32:
+		img->elf_class = 32;
+		break;
+	case ELFCLASS64:
+		img->elf_class = 64;
+		break;
+	default:
+		return fail(err, errlen, "unknown ELF class %u", e[EI_CLASS]);
+	}
+	if (e[EI_DATA] != ELFDATA2LSB && e[EI_DATA] != ELFDATA2MSB)
+		return fail(err, errlen, "unknown ELF byte order %u", e[EI_DATA]);
+	img->big_endian = e[EI_DATA] == ELFDATA2MSB;
+	img->swap = img->big_endian != host_big_endian;
+	if (e[EI_VERSION] != EV_CURRENT)
+		return fail(err, errlen, "unknown ELF version %u", e[EI_VERSION]);
+	if (img->len < SIZEOF(img, Ehdr))
+		return fail(err, errlen,
+			    "truncated: the ELF header needs %zu bytes, the file has %zu",
+			    SIZEOF(img, Ehdr), img->len);
+
+	img->type = FIELD(img, e, Ehdr, e_type);
+	img->machine = FIELD(img, e, Ehdr, e_machine);
+	img->flags = FIELD(img, e, Ehdr, e_flags);
+	if (img->type != ET_DYN)
+		return fail(err, errlen,
+			    "ELF type %u, but a vDSO is a shared object (ET_DYN)",
+			    img->type);
+	return 0;
+}
+
+static int parse_program_headers(struct vdso_image *img, uint64_t *dyn_offset,
+				 uint64_t *dyn_size, char *err, size_t errlen)
+{
+	const unsigned char *e = img->buf;
+	uint64_t phoff = FIELD(img, e, Ehdr, e_phoff);
+	uint64_t phentsize = FIELD(img, e, Ehdr, e_phentsize);
+	uint64_t phnum = FIELD(img, e, Ehdr, e_phnum);
+	unsigned int nload = 0;
+	bool has_dynamic = false;
+
+	if (phnum == 0 || phnum == PN_XNUM)
+		return fail(err, errlen, "%s program headers",
+			    phnum ? "too many (PN_XNUM)" : "no");
+	if (phentsize != SIZEOF(img, Phdr))
+		return fail(err, errlen,
+			    "program header entries of %llu bytes, ELF class %d has %zu",
+			    (unsigned long long)phentsize, img->elf_class,
+			    SIZEOF(img, Phdr));
+	if (!in_file(img, phoff, phnum * phentsize))
+		return fail(err, errlen,
+			    "truncated: program headers end at %llu beyond file size %zu",
+			    (unsigned long long)(phoff + phnum * phentsize), img->len);
+
+	for (uint64_t i = 0; i < phnum; i++) {
+		const unsigned char *ph = e + phoff + i * phentsize;
+		uint32_t type = FIELD(img, ph, Phdr, p_type);
+		uint64_t offset = FIELD(img, ph, Phdr, p_offset);
+		uint64_t filesz = FIELD(img, ph, Phdr, p_filesz);
+		uint64_t memsz = FIELD(img, ph, Phdr, p_memsz);
+
+		if (type != PT_LOAD && type != PT_DYNAMIC)
+			continue;
+		if (!in_file(img, offset, filesz))
+			return fail(err, errlen,
+				    "segment %llu lies outside the file (offset %llu, size %llu, file size %zu)",
+				    (unsigned long long)i, (unsigned long long)offset,
+				    (unsigned long long)filesz, img->len);
+		if (type == PT_DYNAMIC) {
+			*dyn_offset = offset;
+			*dyn_size = filesz;
+			has_dynamic = true;
+			continue;
+		}
+		if (++nload > 1)
+			return fail(err, errlen,
+				    "more than one PT_LOAD segment: a vDSO has exactly one");
+		img->load.vaddr = FIELD(img, ph, Phdr, p_vaddr);
+		img->load.offset = offset;
+		img->load.filesz = filesz;
+		img->load.memsz = memsz;
+		img->load.flags = FIELD(img, ph, Phdr, p_flags);
+		if (img->load.vaddr != 0 || offset != 0)
+			return fail(err, errlen,
+				    "PT_LOAD maps file offset %llu at vaddr %#llx: a vDSO maps the whole file from offset 0 at vaddr 0",
+				    (unsigned long long)offset,
+				    (unsigned long long)img->load.vaddr);
+		if (memsz < filesz)
+			return fail(err, errlen,
+				    "PT_LOAD memory size %llu is smaller than its file size %llu",
+				    (unsigned long long)memsz,
+				    (unsigned long long)filesz);
+	}
+	if (!nload)
+		return fail(err, errlen, "no PT_LOAD segment");
+	if (!has_dynamic)
+		return fail(err, errlen, "no PT_DYNAMIC");
+	if (!in_segment(img, *dyn_offset, *dyn_size))
+		return fail(err, errlen,
+			    "PT_DYNAMIC (offset %llu, size %llu) lies outside the PT_LOAD segment",
+			    (unsigned long long)*dyn_offset,
+			    (unsigned long long)*dyn_size);
+	return 0;
+}
+
+/* What the dynamic section says, before the addresses are checked. */
+struct dynamic_tags {
+	uint64_t hash, gnu_hash, symtab, strtab, strsz, versym, verdef;
+	uint64_t verdefnum, soname, syment;
+	bool has_symtab, has_strtab, has_strsz, has_soname, has_syment,
+	     has_verdefnum;
+};
+
+static int read_dynamic(struct vdso_image *img, uint64_t dyn_offset,
+			uint64_t dyn_size, struct dynamic_tags *tags,
+			char *err, size_t errlen)
+{
+	size_t entsize = SIZEOF(img, Dyn);
+
+	for (uint64_t pos = 0; pos + entsize <= dyn_size; pos += entsize) {
+		const unsigned char *d = img->buf + dyn_offset + pos;
+		int64_t tag = (int64_t)FIELD(img, d, Dyn, d_tag);
+		uint64_t val = FIELD(img, d, Dyn, d_un);
+
+		if (img->elf_class == 32)	/* d_tag is a signed Elf32_Sword */
+			tag = (int32_t)tag;
+		switch (tag) {
+		case DT_NULL:
+			return 0;
+		case DT_HASH:
+			img->has_hash = true;
+			tags->hash = val;
+			break;
+		case DT_GNU_HASH:
+			img->has_gnu_hash = true;
+			tags->gnu_hash = val;
+			break;
+		case DT_SYMTAB:
+			tags->has_symtab = true;
+			tags->symtab = val;
+			break;
+		case DT_STRTAB:
+			tags->has_strtab = true;
+			tags->strtab = val;
+			break;
+		case DT_STRSZ:
+			tags->has_strsz = true;
+			tags->strsz = val;
+			break;
+		case DT_SYMENT:
+			tags->has_syment = true;
+			tags->syment = val;
+			break;
+		case DT_SONAME:
+			tags->has_soname = true;
+			tags->soname = val;
+			break;
+		case DT_VERSYM:
+			img->has_versym = true;
+			tags->versym = val;
+			break;
+		case DT_VERDEF:
+			img->has_verdef = true;
+			tags->verdef = val;
+			break;
+		case DT_VERDEFNUM:
+			tags->has_verdefnum = true;
+			tags->verdefnum = val;
+			break;
+		case DT_REL:
+			img->rel.present = true;
+			break;
+		case DT_RELSZ:
+			img->rel.size = val;
+			break;
+		case DT_RELA:
+			img->rela.present = true;
+			break;
+		case DT_RELASZ:
+			img->rela.size = val;
+			break;
+		case DT_RELR:
+			img->relr.present = true;
+			break;
+		case DT_RELRSZ:
+			img->relr.size = val;
+			break;
+		case DT_JMPREL:
+			img->jmprel.present = true;
+			break;
+		case DT_PLTRELSZ:
+			img->jmprel.size = val;
+			break;
+		case DT_TEXTREL:
+			img->textrel = true;
+			break;
+		case DT_FLAGS:
+			img->textrel |= (val & DF_TEXTREL) != 0;
+			break;
+		case DT_PLTGOT:
+			img->pltgot = true;
+			break;
+		}
+	}
+	return fail(err, errlen, "the dynamic section has no DT_NULL terminator");
+}
+
+/* Number of symbols a GNU hash table covers: one past the last symbol of
+ * the chain the highest bucket starts. */
+static int gnu_hash_symbol_count(const struct vdso_image *img, size_t *count,
+				 char *err, size_t errlen)
+{
+	const unsigned char *h = in_segment(img, img->gnu_hash_offset, 16);
+	uint32_t nbuckets, symoffset, bloom_size, last = 0;
+	uint64_t buckets, chains;
+
+	if (!h)
+		return fail(err, errlen, "DT_GNU_HASH header lies outside the segment");
+	nbuckets = get(img, h, 4);
+	symoffset = get(img, h + 4, 4);
+	bloom_size = get(img, h + 8, 4);
+	if (!nbuckets)
+		return fail(err, errlen, "DT_GNU_HASH has no buckets");
+	if (!bloom_size || (bloom_size & (bloom_size - 1)))
+		return fail(err, errlen,
+			    "DT_GNU_HASH bloom filter size %u is not a power of two",
+			    bloom_size);
+	buckets = img->gnu_hash_offset + 16 + (uint64_t)bloom_size * (img->elf_class / 8);
+	chains = buckets + 4ull * nbuckets;
+	if (!in_segment(img, buckets, 4ull * nbuckets))
+		return fail(err, errlen, "DT_GNU_HASH buckets lie outside the segment");
+	for (uint32_t b = 0; b < nbuckets; b++) {
+		uint32_t first = get(img, img->buf + buckets + 4ull * b, 4);
+
+		if (first && first < symoffset)
+			return fail(err, errlen,
+				    "DT_GNU_HASH bucket %u starts at symbol %u, below the first hashed symbol %u",
+				    b, first, symoffset);
+		if (first > last)
+			last = first;
+	}
+	if (!last) {
+		*count = symoffset;
+		return 0;
+	}
+	/* Chains end with a value whose low bit is set; the segment bound
+	 * ends the walk on a table that never does. */
+	for (uint64_t i = last;; i++) {
+		const unsigned char *c = in_segment(img, chains + 4 * (i - symoffset), 4);
+
+		if (!c)
+			return fail(err, errlen,
+				    "DT_GNU_HASH chain from symbol %u runs past the segment",
+				    last);
+		if (get(img, c, 4) & 1) {
+			*count = i + 1;
+			return 0;
+		}
+	}
+}
+
+static int parse_hash_tables(struct vdso_image *img, char *err, size_t errlen)
+{
+	size_t count = 0;
+
+	if (!img->has_hash && !img->has_gnu_hash)
+		return fail(err, errlen,
+			    "neither DT_HASH nor DT_GNU_HASH: no symbol can be looked up");
+	if (img->has_gnu_hash &&
+	    gnu_hash_symbol_count(img, &count, err, errlen))
+		return -1;
+	if (img->has_hash) {
+		const unsigned char *h = in_segment(img, img->hash_offset, 8);
+		uint32_t nbucket, nchain;
+
+		if (!h)
+			return fail(err, errlen, "DT_HASH header lies outside the segment");
+		nbucket = get(img, h, 4);
+		nchain = get(img, h + 4, 4);
+		if (!nbucket)
+			return fail(err, errlen, "DT_HASH has no buckets");
+		if (!in_segment(img, img->hash_offset + 8,
+				4ull * nbucket + 4ull * nchain))
+			return fail(err, errlen,
+				    "DT_HASH (%u buckets, %u chains) runs past the segment",
+				    nbucket, nchain);
+		count = nchain;	/* DT_HASH counts every symbol: it wins */
+	}
+	img->dynsym.count = count;
+	if (!in_segment(img, img->dynsym.offset,
+			(uint64_t)count * SIZEOF(img, Sym)))
+		return fail(err, errlen,
+			    "the dynamic symbol table (%zu symbols) runs past the segment",
+			    count);
+	if (img->has_versym && !in_segment(img, img->versym_offset, 2ull * count))
+		return fail(err, errlen,
+			    "the version table (DT_VERSYM, %zu entries) runs past the segment",
+			    count);
+	return 0;
+}
+
+/* The Verdef at file offset off and its first Verdaux name. */
+static int read_verdef_at(const struct vdso_image *img, uint64_t off,
+			  struct vdso_verdef *def, uint32_t *next,
+			  char *err, size_t errlen)
+{
+	const unsigned char *vd = in_segment(img, off, sizeof(Elf64_Verdef));
+	const unsigned char *aux;
+	uint32_t hash;
+
+	if (!vd)
+		return fail(err, errlen,
+			    "version definition at offset %llu lies outside the segment",
+			    (unsigned long long)off);
+	if (FIELD(img, vd, Verdef, vd_version) != VER_DEF_CURRENT)
+		return fail(err, errlen,
+			    "version definition at offset %llu has revision %llu, not %d",
+			    (unsigned long long)off,
+			    (unsigned long long)FIELD(img, vd, Verdef, vd_version),
+			    VER_DEF_CURRENT);
+	if (!FIELD(img, vd, Verdef, vd_cnt))
+		return fail(err, errlen,
+			    "version definition at offset %llu has no name",
+			    (unsigned long long)off);
+	aux = in_segment(img, off + FIELD(img, vd, Verdef, vd_aux),
+			 sizeof(Elf64_Verdaux));
+	if (!aux)
+		return fail(err, errlen,
+			    "version definition at offset %llu: its name entry lies outside the segment",
+			    (unsigned long long)off);
+	def->name = string_at(img, &img->dynsym.strings,
+			      FIELD(img, aux, Verdaux, vda_name));
+	if (!def->name)
+		return fail(err, errlen,
+			    "version definition at offset %llu: its name is not in the string table",
+			    (unsigned long long)off);
+	def->index = FIELD(img, vd, Verdef, vd_ndx);
+	def->flags = FIELD(img, vd, Verdef, vd_flags);
+	hash = FIELD(img, vd, Verdef, vd_hash);
+	if (hash != elf_hash(def->name))
+		return fail(err, errlen,
+			    "version definition %s has hash %#x, expected %#x (glibc would not find it)",
+			    def->name, hash, elf_hash(def->name));
+	*next = FIELD(img, vd, Verdef, vd_next);
+	return 0;
+}
+
+/* Walks the whole Verdef chain once so later walks can trust it. */
+static int parse_verdefs(struct vdso_image *img, uint64_t verdefnum,
+			 char *err, size_t errlen)
+{
+	uint64_t off = img->verdef_offset;
+	struct vdso_verdef def;
+	uint32_t next;
+	size_t n = 0;
+
+	for (;;) {
+		if (read_verdef_at(img, off, &def, &next, err, errlen))
+			return -1;
+		/* A chain longer than the segment could hold has a loop. */
+		if (++n > img->load.filesz / sizeof(Elf64_Verdef))
+			return fail(err, errlen, "the version definition chain loops");
+		if (!next)
+			break;
+		off += next;
+	}
+	if (n != verdefnum)
+		return fail(err, errlen,
+			    "DT_VERDEFNUM is %llu but the chain has %zu version definitions",
+			    (unsigned long long)verdefnum, n);
+	img->verdef_count = n;
+	return 0;
+}
+
+static int parse_dynamic(struct vdso_image *img, uint64_t dyn_offset,
+			 uint64_t dyn_size, char *err, size_t errlen)
+{
+	struct dynamic_tags tags = { 0 };
+
+	if (read_dynamic(img, dyn_offset, dyn_size, &tags, err, errlen))
+		return -1;
+	if (!tags.has_symtab)
+		return fail(err, errlen, "no DT_SYMTAB");
+	if (!tags.has_strtab || !tags.has_strsz)
+		return fail(err, errlen, "no DT_STRTAB or DT_STRSZ");
+	if (tags.has_syment && tags.syment != SIZEOF(img, Sym))
+		return fail(err, errlen,
+			    "DT_SYMENT is %llu, ELF class %d symbols are %zu bytes",
+			    (unsigned long long)tags.syment, img->elf_class,
+			    SIZEOF(img, Sym));
+	img->dynsym.strings.size = tags.strsz;
+	if (vaddr_to_offset(img, tags.strtab, tags.strsz, &img->dynsym.strings.offset))
+		return fail(err, errlen,
+			    "DT_STRTAB %#llx with DT_STRSZ %llu lies outside the segment",
+			    (unsigned long long)tags.strtab,
+			    (unsigned long long)tags.strsz);
+	if (tags.has_soname) {
+		img->soname = string_at(img, &img->dynsym.strings, tags.soname);
+		if (!img->soname)
+			return fail(err, errlen, "DT_SONAME is not in the string table");
+	}
+
+	/* The tables' sizes come later; here only their starts are placed. */
+	struct {
+		bool present;
+		uint64_t vaddr;
+		uint64_t *offset;
+		const char *tag;
+	} starts[] = {
+		{ true, tags.symtab, &img->dynsym.offset, "DT_SYMTAB" },
+		{ img->has_hash, tags.hash, &img->hash_offset, "DT_HASH" },
+		{ img->has_gnu_hash, tags.gnu_hash, &img->gnu_hash_offset, "DT_GNU_HASH" },
+		{ img->has_versym, tags.versym, &img->versym_offset, "DT_VERSYM" },
+		{ img->has_verdef, tags.verdef, &img->verdef_offset, "DT_VERDEF" },
+	};
+	for (size_t i = 0; i < sizeof(starts) / sizeof(starts[0]); i++)
+		if (starts[i].present &&
+		    vaddr_to_offset(img, starts[i].vaddr, 0, starts[i].offset))
+			return fail(err, errlen, "%s %#llx lies outside the segment",
+				    starts[i].tag,
+				    (unsigned long long)starts[i].vaddr);
+
+	if (parse_hash_tables(img, err, errlen))
+		return -1;
+	if (img->has_verdef != tags.has_verdefnum)
+		return fail(err, errlen, "DT_VERDEF and DT_VERDEFNUM come in pairs");
+	if (img->has_verdef && parse_verdefs(img, tags.verdefnum, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* Section header table and, for the .dbg twins, SHT_SYMTAB.  Section data
+ * need not be loaded, so these are checked against the file. */
+static int parse_sections(struct vdso_image *img, char *err, size_t errlen)
+{
+	const unsigned char *e = img->buf;
+	uint64_t shentsize = FIELD(img, e, Ehdr, e_shentsize);
+	uint64_t shstrndx = FIELD(img, e, Ehdr, e_shstrndx);
+
+	img->shoff = FIELD(img, e, Ehdr, e_shoff);
+	img->shnum = FIELD(img, e, Ehdr, e_shnum);
+	if (!img->shoff) {
+		img->shnum = 0;
+		return 0;
+	}
+	if (!img->shnum)
+		return fail(err, errlen,
+			    "extended section numbering (e_shnum 0) is not supported");
+	if (shentsize != SIZEOF(img, Shdr))
+		return fail(err, errlen,
+			    "section header entries of %llu bytes, ELF class %d has %zu",
+			    (unsigned long long)shentsize, img->elf_class,
+			    SIZEOF(img, Shdr));
+	if (!in_file(img, img->shoff, img->shnum * shentsize))
+		return fail(err, errlen,
+			    "truncated: section headers end at %llu beyond file size %zu",
+			    (unsigned long long)(img->shoff + img->shnum * shentsize),
+			    img->len);
+	if (shstrndx >= img->shnum)
+		return fail(err, errlen,
+			    "section name table index %llu is not below the %zu sections",
+			    (unsigned long long)shstrndx, img->shnum);
+
+	/* Every section's data (NOBITS has none) must lie in the file. */
+	for (size_t i = 0; i < img->shnum; i++) {
+		const unsigned char *sh = e + img->shoff + i * shentsize;
+		uint32_t type = FIELD(img, sh, Shdr, sh_type);
+		uint64_t offset = FIELD(img, sh, Shdr, sh_offset);
+		uint64_t size = FIELD(img, sh, Shdr, sh_size);
+
+		if (type != SHT_NOBITS && !in_file(img, offset, size))
+			return fail(err, errlen,
+				    "section %zu lies outside the file (offset %llu, size %llu, file size %zu)",
+				    i, (unsigned long long)offset,
+				    (unsigned long long)size, img->len);
+		if (i == shstrndx) {
+			img->section_names.offset = offset;
+			img->section_names.size = type == SHT_NOBITS ? 0 : size;
+		}
+	}
+
+	/* The first SHT_SYMTAB, if any, with its string table. */
+	for (size_t i = 0; i < img->shnum; i++) {
+		const unsigned char *sh = e + img->shoff + i * shentsize;
+		uint64_t link = FIELD(img, sh, Shdr, sh_link);
+		const unsigned char *strsh;
+
+		if (FIELD(img, sh, Shdr, sh_type) != SHT_SYMTAB)
+			continue;
+		if (FIELD(img, sh, Shdr, sh_entsize) != SIZEOF(img, Sym) ||
+		    link >= img->shnum)
+			return fail(err, errlen,
+				    "symbol table section %zu has a bad entry size or string table link",
+				    i);
+		strsh = e + img->shoff + link * shentsize;
+		if (FIELD(img, strsh, Shdr, sh_type) != SHT_STRTAB)
+			return fail(err, errlen,
+				    "symbol table section %zu links to a section that is no string table",
+				    i);
+		img->symtab.offset = FIELD(img, sh, Shdr, sh_offset);
+		img->symtab.count = FIELD(img, sh, Shdr, sh_size) / SIZEOF(img, Sym);
+		img->symtab.strings.offset = FIELD(img, strsh, Shdr, sh_offset);
+		img->symtab.strings.size = FIELD(img, strsh, Shdr, sh_size);
+		break;
+	}
+	return 0;
+}
+
+int vdso_image_parse(struct vdso_image *img, const void *buf, size_t len,
+		     char *err, size_t errlen)
+{
+	uint64_t dyn_offset = 0, dyn_size = 0;
+
+	memset(img, 0, sizeof(*img));
+	img->buf = buf;
+	img->len = len;
+	if (parse_header(img, err, errlen) ||
+	    parse_program_headers(img, &dyn_offset, &dyn_size, err, errlen) ||
+	    parse_dynamic(img, dyn_offset, dyn_size, err, errlen) ||
+	    parse_sections(img, err, errlen))
+		return -1;
+	return 0;
+}
+
+int vdso_image_load(struct vdso_image *img, const char *path,
+		    char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	unsigned char *buf = NULL, *bigger;
+	size_t len = 0, cap = 0, got;
+
+	memset(img, 0, sizeof(*img));
+	if (!f)
+		return fail(err, errlen, "%s: %s", path, strerror(errno));
+	/* Grow past the limit by one byte at most, to tell "too large". */
+	do {
+		if (len == cap) {
+			cap = cap ? 2 * cap : 64 * 1024;
+			bigger = realloc(buf, cap);
+			if (!bigger) {
+				fclose(f);
+				free(buf);
+				return fail(err, errlen, "%s: out of memory", path);
+			}
+			buf = bigger;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+	} while (got && len <= VDSO_IMAGE_MAX_SIZE);
+	if (ferror(f) || len > VDSO_IMAGE_MAX_SIZE) {
+		fclose(f);
+		free(buf);
+		return len > VDSO_IMAGE_MAX_SIZE ?
+		       fail(err, errlen, "%s: larger than %u bytes: not a vDSO",
+			    path, VDSO_IMAGE_MAX_SIZE) :
+		       fail(err, errlen, "%s: read error", path);
+	}
+	fclose(f);
+	if (vdso_image_parse(img, buf, len, err, errlen)) {
+		free(buf);
+		return -1;
+	}
+	img->owned = buf;
+	return 0;
+}
+
+void vdso_image_free(struct vdso_image *img)
+{
+	free(img->owned);
+	memset(img, 0, sizeof(*img));
+}
+
+static const char *machine_name(uint16_t machine)
+{
+	switch (machine) {
+	case EM_PPC:
+		return "EM_PPC";
+	case EM_PPC64:
+		return "EM_PPC64";
+	default:
+		return "not powerpc";
+	}
+}
+
+static const char *byte_order_name(bool big_endian)
+{
+	return big_endian ? "big-endian" : "little-endian";
+}
+
+int vdso_image_match(const struct vdso_image *img, int elf_class,
+		     bool big_endian, uint16_t machine, char *err, size_t errlen)
+{
+	unsigned int abi = img->flags & EF_PPC64_ABI;
+	unsigned int want_abi = big_endian ? 1 : 2;
+
+	if (img->elf_class != elf_class)
+		return fail(err, errlen, "ELF class %d but ELFCLASS%d expected",
+			    img->elf_class, elf_class);
+	if (img->big_endian != big_endian)
+		return fail(err, errlen, "%s but %s expected",
+			    byte_order_name(img->big_endian),
+			    byte_order_name(big_endian));
+	if (img->machine != machine)
+		return fail(err, errlen, "e_machine %u (%s) but %u (%s) expected",
+			    img->machine, machine_name(img->machine), machine,
+			    machine_name(machine));
+	if (machine == EM_PPC64 && abi && abi != want_abi)
+		return fail(err, errlen, "ELFv%u (e_flags %#x) but ELFv%u expected",
+			    abi, img->flags, want_abi);
+	return 0;
+}
+
+size_t vdso_image_symbol_count(const struct vdso_image *img,
+			       enum vdso_symtab_kind kind)
+{
+	return kind == VDSO_DYNSYM ? img->dynsym.count : img->symtab.count;
+}
+
+int vdso_image_verdef(const struct vdso_image *img, size_t index,
+		      struct vdso_verdef *def, char *err, size_t errlen)
+{
+	uint64_t off = img->verdef_offset;
+	uint32_t next = 0;
+
+	if (index >= img->verdef_count)
+		return fail(err, errlen, "no version definition %zu (there are %zu)",
+			    index, img->verdef_count);
+	for (size_t i = 0; i <= index; i++, off += next)
+		if (read_verdef_at(img, off, def, &next, err, errlen))
+			return -1;
+	return 0;
+}
+
+/* The name of the version definition versym entries call index. */
+static const char *version_name(const struct vdso_image *img, uint16_t index)
+{
+	struct vdso_verdef def;
+
+	for (size_t i = 0; i < img->verdef_count; i++)
+		if (!vdso_image_verdef(img, i, &def, NULL, 0) && def.index == index)
+			return def.name;
+	return NULL;
+}
+
+int vdso_image_symbol(const struct vdso_image *img, enum vdso_symtab_kind kind,
+		      size_t index, struct vdso_symbol *sym,
+		      char *err, size_t errlen)
+{
+	const struct vdso_symtab *tab = kind == VDSO_DYNSYM ? &img->dynsym : &img->symtab;
+	const unsigned char *s;
+	unsigned char info;
+
+	memset(sym, 0, sizeof(*sym));
+	if (index >= tab->count)
+		return fail(err, errlen, "no symbol %zu (the table has %zu)",
+			    index, tab->count);
+	s = img->buf + tab->offset + index * SIZEOF(img, Sym);
+	sym->name = string_at(img, &tab->strings, FIELD(img, s, Sym, st_name));
+	if (!sym->name)
+		return fail(err, errlen, "symbol %zu: its name is not in the string table",
+			    index);
+	sym->value = FIELD(img, s, Sym, st_value);
+	sym->size = FIELD(img, s, Sym, st_size);
+	info = FIELD(img, s, Sym, st_info);
+	sym->type = ELF64_ST_TYPE(info);
+	sym->bind = ELF64_ST_BIND(info);
+	sym->other = FIELD(img, s, Sym, st_other);
+	sym->shndx = FIELD(img, s, Sym, st_shndx);
+
+	if (kind == VDSO_DYNSYM && img->has_versym) {
+		uint16_t versym = get(img, img->buf + img->versym_offset + 2 * index, 2);
+		uint16_t ver = versym & 0x7fff;
+
+		sym->version_hidden = versym & 0x8000;
+		if (ver > VER_NDX_GLOBAL) {
+			sym->version = version_name(img, ver);
+			if (!sym->version)
+				return fail(err, errlen,
+					    "symbol %s has version index %u, which no version definition has",
+					    sym->name, ver);
+		}
+	}
+	return 0;
+}
+
+/* Is dynamic symbol index the defined global function name@version? */
+static int symbol_matches(const struct vdso_image *img, size_t index,
+			  const char *name, const char *version, bool *match,
+			  char *err, size_t errlen)
+{
+	struct vdso_symbol sym;
+
+	if (vdso_image_symbol(img, VDSO_DYNSYM, index, &sym, err, errlen))
+		return -1;
+	*match = !strcmp(sym.name, name) && sym.shndx != SHN_UNDEF &&
+		 (sym.bind == STB_GLOBAL || sym.bind == STB_WEAK) &&
+		 (sym.type == STT_FUNC || sym.type == STT_NOTYPE) &&
+		 (!version || (sym.version && !strcmp(sym.version, version)));
+	return 0;
+}
+
+/* Finds name@version through DT_GNU_HASH; *index 0 if absent. */
+static int gnu_hash_find(const struct vdso_image *img, const char *name,
+			 const char *version, size_t *index,
+			 char *err, size_t errlen)
+{
+	const unsigned char *h = img->buf + img->gnu_hash_offset;
+	uint32_t nbuckets = get(img, h, 4), symoffset = get(img, h + 4, 4);
+	uint32_t bloom_size = get(img, h + 8, 4), bloom_shift = get(img, h + 12, 4);
+	unsigned int word_bits = img->elf_class;
+	uint32_t hash = gnu_hash(name);
+	uint64_t bloom = img->gnu_hash_offset + 16;
+	uint64_t buckets = bloom + (uint64_t)bloom_size * (word_bits / 8);
+	uint64_t chains = buckets + 4ull * nbuckets;
+	uint64_t word, mask;
+	uint32_t first;
+	bool match;
+
+	*index = 0;
+	/* The bloom filter as glibc reads it: a miss there is a miss. */
+	word = get(img, img->buf + bloom +
+		   (hash / word_bits & (bloom_size - 1)) * (word_bits / 8),
+		   word_bits / 8);
+	mask = (1ull << (hash % word_bits)) |
+	       (1ull << ((hash >> (bloom_shift % 32)) % word_bits));
+	if ((word & mask) != mask)
+		return 0;
+	first = get(img, img->buf + buckets + 4ull * (hash % nbuckets), 4);
+	if (!first)
+		return 0;
+	/* parse_hash_tables() checked every chain up to the symbol count. */
+	for (uint64_t i = first; i < img->dynsym.count; i++) {
+		const unsigned char *c = in_segment(img, chains + 4 * (i - symoffset), 4);
+		uint32_t chain_hash;
+
+		if (!c)
+			break;
+		chain_hash = get(img, c, 4);
+		if ((chain_hash | 1) == (hash | 1)) {
+			if (symbol_matches(img, i, name, version, &match, err, errlen))
+				return -1;
+			if (match) {
+				*index = i;
+				return 0;
+			}
+		}
+		if (chain_hash & 1)
+			return 0;
+	}
+	return fail(err, errlen,
+		    "DT_GNU_HASH chain for %s runs past the %zu dynamic symbols",
+		    name, img->dynsym.count);
+}
+
+/* Finds name@version through DT_HASH; *index 0 if absent. */
+static int sysv_hash_find(const struct vdso_image *img, const char *name,
+			  const char *version, size_t *index,
+			  char *err, size_t errlen)
+{
+	const unsigned char *h = img->buf + img->hash_offset;
+	uint32_t nbucket = get(img, h, 4), nchain = get(img, h + 4, 4);
+	const unsigned char *buckets = h + 8, *chains = buckets + 4ull * nbucket;
+	uint32_t i = get(img, buckets + 4ull * (elf_hash(name) % nbucket), 4);
+	bool match;
+
+	*index = 0;
+	/* At most nchain steps: a longer walk is a loop. */
+	for (uint32_t steps = 0; i != 0; steps++) {
+		if (i >= nchain || steps >= nchain)
+			return fail(err, errlen,
+				    "DT_HASH chain for %s %s", name,
+				    i >= nchain ? "leaves the table" : "loops");
+		if (symbol_matches(img, i, name, version, &match, err, errlen))
+			return -1;
+		if (match) {
+			*index = i;
+			return 0;
+		}
+		i = get(img, chains + 4ull * i, 4);
+	}
+	return 0;
+}
+
+int vdso_image_lookup_in(const struct vdso_image *img,
+			 enum vdso_hash_table table, const char *name,
+			 const char *version, uint64_t *value,
+			 char *err, size_t errlen)
+{
+	struct vdso_symbol sym;
+	size_t index;
+	int rc;
+
+	if (table == VDSO_HASH_PREFERRED)
+		table = img->has_gnu_hash ? VDSO_HASH_GNU : VDSO_HASH_SYSV;
+	if (table == VDSO_HASH_GNU ? !img->has_gnu_hash : !img->has_hash)
+		return fail(err, errlen, "no %s",
+			    table == VDSO_HASH_GNU ? "DT_GNU_HASH" : "DT_HASH");
+	if (version && !img->has_versym)
+		return fail(err, errlen, "no version table (DT_VERSYM): no %s at version %s",
+			    name, version);
+	rc = table == VDSO_HASH_GNU ?
+	     gnu_hash_find(img, name, version, &index, err, errlen) :
+	     sysv_hash_find(img, name, version, &index, err, errlen);
+	if (rc)
+		return -1;
+	if (!index)
+		return version ?
+		       fail(err, errlen, "no %s at version %s", name, version) :
+		       fail(err, errlen, "no %s", name);
+	if (vdso_image_symbol(img, VDSO_DYNSYM, index, &sym, err, errlen))
+		return -1;
+	if (sym.value < img->load.vaddr ||
+	    sym.value - img->load.vaddr >= img->load.filesz)
+		return fail(err, errlen, "%s at %#llx lies outside the loaded segment",
+			    name, (unsigned long long)sym.value);
+	*value = sym.value;
+	return 0;
+}
+
+int vdso_image_lookup(const struct vdso_image *img, const char *name,
+		      const char *version, uint64_t *value,
+		      char *err, size_t errlen)
+{
+	return vdso_image_lookup_in(img, VDSO_HASH_PREFERRED, name, version,
+				    value, err, errlen);
+}
+
+int vdso_image_section(const struct vdso_image *img, size_t index,
+		       struct vdso_section *sec, char *err, size_t errlen)
+{
+	const unsigned char *sh;
+
+	memset(sec, 0, sizeof(*sec));
+	if (index >= img->shnum)
+		return fail(err, errlen, "no section %zu (there are %zu)",
+			    index, img->shnum);
+	sh = img->buf + img->shoff + index * SIZEOF(img, Shdr);
+	sec->name = string_at(img, &img->section_names, FIELD(img, sh, Shdr, sh_name));
+	if (!sec->name)
+		return fail(err, errlen, "section %zu: its name is not in the section name table",
+			    index);
+	sec->type = FIELD(img, sh, Shdr, sh_type);
+	sec->flags = FIELD(img, sh, Shdr, sh_flags);
+	sec->addr = FIELD(img, sh, Shdr, sh_addr);
+	sec->offset = FIELD(img, sh, Shdr, sh_offset);
+	sec->size = FIELD(img, sh, Shdr, sh_size);
+	return 0;
+}
+
+int vdso_image_read_u32(const struct vdso_image *img, uint64_t vaddr,
+			uint32_t *word)
+{
+	uint64_t offset;
+
+	if (vaddr_to_offset(img, vaddr, 4, &offset))
+		return -1;
+	*word = get(img, img->buf + offset, 4);
+	return 0;
+}

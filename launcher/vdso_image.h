@@ -1,0 +1,170 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * vdso_image: read a powerpc vDSO image (an ELF shared object) held in
+ * memory, of either class and byte order whatever the host's, without
+ * libelf.  Self-contained like the kernel selftests' parse_vdso.c, but
+ * trusting nothing in the file: every offset, count and string is
+ * bounds-checked before use, so any input gives either a parsed image or a
+ * message saying what is wrong.
+ *
+ * Addresses: the vDSO has one PT_LOAD at vaddr 0 and file offset 0, so a
+ * symbol value is an offset from the image base (on ppc64 ELFv1 too: vDSO
+ * symbols are code addresses, not function descriptors).
+ */
+#ifndef VDSO_IMAGE_H
+#define VDSO_IMAGE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The vDSO ABI's one version node and the name glibc looks up with. */
+#define VDSO_VERSION "LINUX_2.6.15"
+
+/* A string table: file offset and size. */
+struct vdso_strtab {
+	uint64_t offset;
+	uint64_t size;
+};
+
+/* A symbol table: file offset, number of entries and its strings. */
+struct vdso_symtab {
+	uint64_t offset;
+	size_t count;
+	struct vdso_strtab strings;
+};
+
+/* A dynamic relocation table: present (its tag seen) and its size. */
+struct vdso_reloc_table {
+	bool present;
+	uint64_t size;
+};
+
+struct vdso_image {
+	const unsigned char *buf;
+	size_t len;
+	bool swap;			/* image byte order differs from the host's */
+
+	/* ELF header. */
+	int elf_class;			/* 32 or 64 */
+	bool big_endian;
+	uint16_t type;
+	uint16_t machine;
+	uint32_t flags;
+
+	/* The single PT_LOAD segment. */
+	struct {
+		uint64_t vaddr, memsz, offset, filesz;
+		uint32_t flags;		/* PF_R | PF_W | PF_X */
+	} load;
+
+	/* From the dynamic section.  All offsets are file offsets. */
+	bool has_hash, has_gnu_hash, has_versym, has_verdef;
+	uint64_t hash_offset;		/* DT_HASH */
+	uint64_t gnu_hash_offset;	/* DT_GNU_HASH */
+	uint64_t versym_offset;		/* DT_VERSYM */
+	uint64_t verdef_offset;		/* DT_VERDEF */
+	size_t verdef_count;		/* DT_VERDEFNUM, checked against the chain */
+	const char *soname;		/* DT_SONAME, NULL if absent */
+	struct vdso_symtab dynsym;	/* DT_SYMTAB, counted from the hash tables */
+	struct vdso_reloc_table rel, rela, relr, jmprel; /* DT_REL... and sizes */
+	bool textrel;			/* DT_TEXTREL or DF_TEXTREL */
+	bool pltgot;			/* DT_PLTGOT */
+
+	/* Section headers (e_shnum may be 0) and the full symbol table that
+	 * unstripped images (the .dbg twins) keep in SHT_SYMTAB. */
+	uint64_t shoff;
+	size_t shnum;
+	struct vdso_strtab section_names;
+	struct vdso_symtab symtab;	/* count 0 if stripped */
+
+	void *owned;			/* the copy vdso_image_load made */
+};
+
+enum vdso_symtab_kind {
+	VDSO_DYNSYM,			/* the dynamic symbols (exports) */
+	VDSO_SYMTAB,			/* SHT_SYMTAB: every symbol, if kept */
+};
+
+struct vdso_symbol {
+	const char *name;
+	/* VDSO_DYNSYM only: the version-definition name, NULL for the
+	 * unversioned indexes 0 (local) and 1 (global). */
+	const char *version;
+	bool version_hidden;
+	uint64_t value;
+	uint64_t size;
+	unsigned char type;		/* STT_* */
+	unsigned char bind;		/* STB_* */
+	unsigned char other;		/* st_other (ELFv2 local entry offset) */
+	uint16_t shndx;
+};
+
+struct vdso_verdef {
+	const char *name;		/* the first Verdaux name */
+	uint16_t index;			/* vd_ndx, as versym entries name it */
+	uint16_t flags;			/* VER_FLG_BASE marks the soname node */
+};
+
+struct vdso_section {
+	const char *name;
+	uint32_t type;			/* SHT_* */
+	uint64_t flags;			/* SHF_* */
+	uint64_t addr, offset, size;
+};
+
+enum vdso_hash_table {
+	VDSO_HASH_PREFERRED,		/* DT_GNU_HASH if present, else DT_HASH */
+	VDSO_HASH_GNU,
+	VDSO_HASH_SYSV,
+};
+
+/*
+ * All functions returning int give 0 on success and -1 with a message in
+ * err (if err is not NULL) on failure.  Strings returned point into buf,
+ * which must outlive img.
+ */
+int vdso_image_parse(struct vdso_image *img, const void *buf, size_t len,
+		     char *err, size_t errlen);
+/* Reads the file at path into memory and parses that copy. */
+int vdso_image_load(struct vdso_image *img, const char *path,
+		    char *err, size_t errlen);
+void vdso_image_free(struct vdso_image *img);
+
+/* Does the image suit a target?  On EM_PPC64 also checks the ELF ABI
+ * version: big-endian ppctime targets are ELFv1, little-endian ELFv2 (0,
+ * "unspecified", is accepted as glibc does). */
+int vdso_image_match(const struct vdso_image *img, int elf_class,
+		     bool big_endian, uint16_t machine, char *err, size_t errlen);
+
+/* The value (offset from the image base) of the defined global function
+ * name at version (NULL: any version), found through the hash tables. */
+int vdso_image_lookup(const struct vdso_image *img, const char *name,
+		      const char *version, uint64_t *value,
+		      char *err, size_t errlen);
+int vdso_image_lookup_in(const struct vdso_image *img,
+			 enum vdso_hash_table table, const char *name,
+			 const char *version, uint64_t *value,
+			 char *err, size_t errlen);
+
+/* Symbol index of a table: 0 <= index < vdso_image_symbol_count(). */
+size_t vdso_image_symbol_count(const struct vdso_image *img,
+			       enum vdso_symtab_kind kind);
+int vdso_image_symbol(const struct vdso_image *img, enum vdso_symtab_kind kind,
+		      size_t index, struct vdso_symbol *sym,
+		      char *err, size_t errlen);
+
+/* Version definition index: 0 <= index < img->verdef_count. */
+int vdso_image_verdef(const struct vdso_image *img, size_t index,
+		      struct vdso_verdef *def, char *err, size_t errlen);
+
+/* Section header index: 0 <= index < img->shnum. */
+int vdso_image_section(const struct vdso_image *img, size_t index,
+		       struct vdso_section *sec, char *err, size_t errlen);
+
+/* The 32-bit word (an instruction) at vaddr inside the loaded segment,
+ * in host byte order. */
+int vdso_image_read_u32(const struct vdso_image *img, uint64_t vaddr,
+			uint32_t *word);
+
+#endif /* VDSO_IMAGE_H */

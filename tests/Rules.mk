@@ -1,0 +1,25 @@
+# SPDX-License-Identifier: GPL-2.0
+# Host unit tests of the generic vDSO core (tests/README.md):
+# tests/unit/vdso-core-test-delta64 runs the core with its own 64-bit delta
+# math, tests/unit/vdso-core-test-delta32 with the ppc32 32-bit pieces.
+
+unit_src = $(srcdir)/tests/unit
+VDSO_CORE_TESTS = tests/unit/vdso-core-test-delta64 tests/unit/vdso-core-test-delta32
+VDSO_CORE_TEST_FLAGS_delta64 =
+VDSO_CORE_TEST_FLAGS_delta32 = -DTEST_DELTA32_PIECES
+
+# tests/unit first: its asm/vdso/gettimeofday.h is the host "architecture";
+# delta32.h comes from the powerpc tree.
+tests/unit/vdso-core-test-%: $(unit_src)/vdso-core-test.c \
+		$(unit_src)/asm/vdso/gettimeofday.h $(srcdir)/vdso-kernel/lib/gettimeofday.c \
+		$(wildcard $(srcdir)/vdso-kernel/include/vdso/*.h) \
+		$(srcdir)/vdso-kernel/arch/powerpc/include/asm/vdso/delta32.h Makefile
+	@$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	@$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
+		-I$(srcdir)/vdso-kernel/include -I$(srcdir)/vdso-kernel/arch/powerpc/include \
+		-DHZ=$(HZ) $(VDSO_CORE_TEST_FLAGS_$*) $(LDFLAGS) -o $@ $<
+
+TESTS += $(VDSO_CORE_TESTS)
+CHECK_DEPS += $(VDSO_CORE_TESTS)
+CLEANFILES += $(VDSO_CORE_TESTS)

@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Guest side of tests/launcher-test.sh, built per target, dynamic and
+ * static.  One command per run:
+ *
+ *   vdso              what the program sees of its vDSO: AT_SYSINFO_EHDR,
+ *                     whether glibc registered it, where its data pages are
+ *   echo ARGS...      argc, argv, cwd, $PROBE_VAR, then stdin copied to
+ *                     stdout; a line on stderr
+ *   env               the environment
+ *   exit N            exit status N
+ *   signal N          die by signal N
+ *   calls N CLOCK     N glibc clock_gettime(CLOCK) calls (for a syscall count)
+ *   compare MS CLOCK...  for MS milliseconds, glibc's clock_gettime against
+ *                     the system call: prints the reads, how many were out
+ *                     of line and by how much at worst, per clock
+ *   year              the year CLOCK_REALTIME says it is
+ *   tz                the timezone gettimeofday() reports
+ *   auxv              the auxiliary vector, addresses as checks on them
+ *
+ * Output is "key=value" words the shell test matches.
+ */
+#define _GNU_SOURCE
+#include <elf.h>
+#include <link.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+static int vdso_listed(struct dl_phdr_info *info, size_t size, void *found)
+{
+	(void)size;
+	if (!strncmp(info->dlpi_name, "linux-vdso", 10) ||
+	    (info->dlpi_phnum && info->dlpi_addr == getauxval(AT_SYSINFO_EHDR)))
+		*(int *)found = 1;
+	return 0;
+}
+
+/*
+ * QEMU's /proc/self/maps: is there a read-only, non-executable mapping
+ * ending exactly where the image starts (the data pages), and does it stay
+ * read-only when asked to become writable?  Prints the mapping lines
+ * around the image so a failure says why.
+ */
+static void show_vdso_maps(unsigned long image)
+{
+	FILE *maps = fopen("/proc/self/maps", "r");
+	char line[512];
+	unsigned long data_start = 0;
+	int data_below = 0, image_rx = 0, data_stays_ro;
+
+	if (!maps) {
+		perror("/proc/self/maps");
+		return;
+	}
+	while (fgets(line, sizeof(line), maps)) {
+		unsigned long start, end;
+		char perms[8];
+
+		if (sscanf(line, "%lx-%lx %7s", &start, &end, perms) != 3)
+			continue;
+		if (end == image && !strncmp(perms, "r--", 3)) {
+			data_below = 1;
+			data_start = start;
+		}
+		if (start == image && !strncmp(perms, "r-x", 3))
+			image_rx = 1;
+		if (end >= image - 0x40000 && start <= image + 0x40000)
+			fprintf(stderr, "maps: %s", line);
+	}
+	fclose(maps);
+	data_stays_ro = data_below &&
+		mprotect((void *)data_start, image - data_start, PROT_READ | PROT_WRITE) < 0;
+	printf("data_below=%d image_rx=%d data_stays_ro=%d\n", data_below, image_rx,
+	       data_stays_ro);
+}
+
+struct auxv_check {
+	unsigned long base, phdr;
+	int base_found, phdr_found;
+};
+
+static int find_auxv_addresses(struct dl_phdr_info *info, size_t size, void *data)
+{
+	struct auxv_check *check = data;
+
+	(void)size;
+	if (check->base && info->dlpi_addr == check->base)
+		check->base_found = 1;
+	if ((unsigned long)info->dlpi_phdr == check->phdr)
+		check->phdr_found = 1;
+	return 0;
+}
+
+/* Values as they are; addresses (which differ from run to run) as whether
+ * they point where they should. */
+static void show_auxv(void)
+{
+	static const struct { unsigned long type; const char *name; } values[] = {
+		{ AT_HWCAP, "hwcap" }, { AT_HWCAP2, "hwcap2" }, { AT_PAGESZ, "pagesz" },
+		{ AT_CLKTCK, "clktck" }, { AT_PHENT, "phent" }, { AT_PHNUM, "phnum" },
+		{ AT_FLAGS, "flags" }, { AT_UID, "uid" }, { AT_EUID, "euid" },
+		{ AT_GID, "gid" }, { AT_EGID, "egid" }, { AT_SECURE, "secure" },
+		{ AT_DCACHEBSIZE, "dcachebsize" }, { AT_ICACHEBSIZE, "icachebsize" },
+		{ AT_UCACHEBSIZE, "ucachebsize" }, { AT_MINSIGSTKSZ, "minsigstksz" },
+	};
+	extern char _start[];
+	struct auxv_check check = { getauxval(AT_BASE), getauxval(AT_PHDR), 0, 0 };
+	const char *platform = (const char *)getauxval(AT_PLATFORM);
+	const unsigned char *random = (const unsigned char *)getauxval(AT_RANDOM);
+
+	for (size_t i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		printf("%s=%#lx\n", values[i].name, getauxval(values[i].type));
+	printf("platform=%s\n", platform ? platform : "(none)");
+	printf("execfn=%s\n", (const char *)getauxval(AT_EXECFN));
+	printf("random=%s\n", random && (random[0] | random[7] | random[15]) ? "set" : "unset");
+	printf("entry_is_start=%d\n", getauxval(AT_ENTRY) == (unsigned long)_start);
+	dl_iterate_phdr(find_auxv_addresses, &check);
+	printf("base=%s\n", !check.base ? "0" : check.base_found ? "ld.so" : "elsewhere");
+	printf("phdr_is_program=%d\n", check.phdr_found);
+}
+
+static const struct { const char *name; int id; } clocks[] = {
+	{ "realtime", CLOCK_REALTIME },
+	{ "monotonic", CLOCK_MONOTONIC },
+	{ "realtime-coarse", CLOCK_REALTIME_COARSE },
+	{ "monotonic-coarse", CLOCK_MONOTONIC_COARSE },
+};
+
+static int clock_id(const char *name)
+{
+	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcmp(name, clocks[i].name))
+			return clocks[i].id;
+	fprintf(stderr, "probe: unknown clock %s\n", name);
+	exit(2);
+}
+
+static long long ns(const struct timespec *ts)
+{
+	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
+}
+
+static void syscall_clock(int clock, struct timespec *ts)
+{
+#if defined(__NR_clock_gettime64) && !defined(__powerpc64__)
+	/* 32-bit time_t in the old call: use the one with 64-bit seconds. */
+	struct { long long sec; long long nsec; } ts64;
+
+	syscall(__NR_clock_gettime64, clock, &ts64);
+	ts->tv_sec = ts64.sec;
+	ts->tv_nsec = ts64.nsec;
+#else
+	syscall(__NR_clock_gettime, clock, ts);
+#endif
+}
+
+/*
+ * Every glibc read must lie between the system-call reads around it (a
+ * microsecond of slack for rounding): a stale or jumping vDSO shows.  The
+ * clocks NAMES are read in turn for MS milliseconds; prints the worst
+ * error of each.
+ */
+static int compare_clocks(long ms, int nclocks, char **names)
+{
+	struct timespec before, lib, after, start;
+	long long reads = 0, off = 0, worst[nclocks];
+
+	memset(worst, 0, sizeof(worst));
+	syscall_clock(CLOCK_MONOTONIC, &start);
+	do {
+		for (int i = 0; i < nclocks; i++) {
+			int clock = clock_id(names[i]);
+
+			syscall_clock(clock, &before);
+			clock_gettime(clock, &lib);
+			syscall_clock(clock, &after);
+			reads++;
+			long long early = ns(&before) - ns(&lib), late = ns(&lib) - ns(&after);
+			long long err = early > late ? early : late;
+
+			if (err <= 1000)
+				continue;
+			if (off++ < 5)
+				fprintf(stderr, "probe: read %lld (%s) is %lld ns out of line\n",
+					reads, names[i], err);
+			if (err > worst[i])
+				worst[i] = err;
+		}
+		syscall_clock(CLOCK_MONOTONIC, &after);
+	} while (ns(&after) - ns(&start) < ms * 1000000LL);
+	printf("reads=%lld off=%lld", reads, off);
+	for (int i = 0; i < nclocks; i++)
+		printf(" worst_%s=%lld", names[i], worst[i]);
+	printf("\n");
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : "";
+
+	if (!strcmp(cmd, "vdso")) {
+		unsigned long image = getauxval(AT_SYSINFO_EHDR);
+		int listed = 0;
+		struct timespec ts;
+
+		dl_iterate_phdr(vdso_listed, &listed);
+		printf("sysinfo_ehdr=%#lx listed=%d\n", image, listed);
+		if (image)
+			show_vdso_maps(image);
+		printf("clock_gettime=%d\n", clock_gettime(CLOCK_MONOTONIC, &ts));
+		return 0;
+	}
+	if (!strcmp(cmd, "echo")) {
+		char cwd[4096], buf[4096];
+		size_t got;
+
+		printf("argc=%d\n", argc);
+		for (int i = 0; i < argc; i++)
+			printf("argv[%d]=%s\n", i, argv[i]);
+		printf("cwd=%s\n", getcwd(cwd, sizeof(cwd)) ? cwd : "?");
+		printf("PROBE_VAR=%s\n", getenv("PROBE_VAR") ? getenv("PROBE_VAR") : "(unset)");
+		while ((got = fread(buf, 1, sizeof(buf), stdin)) > 0)
+			fwrite(buf, 1, got, stdout);
+		fprintf(stderr, "to stderr\n");
+		return 0;
+	}
+	if (!strcmp(cmd, "env")) {
+		for (char **e = environ; *e; e++)
+			printf("%s\n", *e);
+		return 0;
+	}
+	if (!strcmp(cmd, "exit") && argc == 3)
+		return atoi(argv[2]);
+	if (!strcmp(cmd, "signal") && argc == 3) {
+		signal(atoi(argv[2]), SIG_DFL);
+		raise(atoi(argv[2]));
+		return 99;
+	}
+	if (!strcmp(cmd, "calls") && argc == 4) {
+		struct timespec ts;
+
+		for (long i = atol(argv[2]); i > 0; i--)
+			clock_gettime(clock_id(argv[3]), &ts);
+		return 0;
+	}
+	if (!strcmp(cmd, "compare") && argc >= 4)
+		return compare_clocks(atol(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(cmd, "year")) {
+		struct timespec ts;
+		struct tm tm;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		gmtime_r(&ts.tv_sec, &tm);
+		printf("year=%d\n", tm.tm_year + 1900);
+		return 0;
+	}
+	if (!strcmp(cmd, "auxv")) {
+		show_auxv();
+		return 0;
+	}
+	if (!strcmp(cmd, "tz")) {
+		struct timeval tv;
+		struct timezone tz;
+
+		gettimeofday(&tv, &tz);
+		printf("minuteswest=%d dsttime=%d\n", tz.tz_minuteswest, tz.tz_dsttime);
+		return 0;
+	}
+	fprintf(stderr, "usage: %s vdso|echo ARGS|env|exit N|signal N|calls N CLOCK|"
+		"compare MS CLOCK...|year|tz|auxv|env\n", argv[0]);
+	return 2;
+}

@@ -1,0 +1,350 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ppctime-run end to end, per target: the guest sees a vDSO laid out as the
+# kernel lays it out and glibc uses it (dynamic and static programs);
+# everything else about running a program is plain QEMU's; bad images are
+# refused; the watchdog turns a dead or stalled timekeeper into system
+# calls.  Guest side: tests/guest/launcher-probe.c.  Protocol: README.md.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+. "$top_builddir/tests/config.sh"
+# Absolute: some cases run from another directory.
+top_builddir=$(cd "$top_builddir" && pwd)
+
+run=$top_builddir/launcher/ppctime-run
+probes=$top_builddir/tests/guest
+work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; failed=1; }
+skip() { echo "SKIP: $1: $2"; }
+
+# Show what a case saw, for the log.
+show() {
+	sed 's/^/    out: /' "$work/out"
+	sed 's/^/    err: /' "$work/err"
+}
+
+# launch ARGS...: ppctime-run ARGS with stdout, stderr and status kept.
+launch() {
+	"$run" "$@" >"$work/out" 2>"$work/err" </dev/null
+	status=$?
+}
+
+has() { grep -q -- "$1" "$work/$2"; }
+value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
+
+vdso_name() {
+	case $1 in ppc32) echo vdso32.so ;; ppc64) echo vdso64.so ;; *) echo vdso64le.so ;; esac
+}
+
+# The ppctime-tk child of launcher PID, once it is there.
+keeper_of() {
+	for _ in $(seq 100); do
+		for d in /proc/[0-9]*; do
+			[ "$(cat "$d/comm" 2>/dev/null)" = ppctime-tk ] || continue
+			[ "$(sed -n 's/^PPid:[[:space:]]*//p' "$d/status" 2>/dev/null)" = "$1" ] &&
+				{ echo "${d#/proc/}"; return 0; }
+		done
+		sleep 0.05
+	done
+	return 1
+}
+
+check_vdso_seen() { # NAME PROBE
+	launch "$2" vdso
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -ne 0 ]; then
+		fail "$1" "status $status"; show
+	elif [ "${ehdr:-0}" = 0 ]; then
+		fail "$1" "AT_SYSINFO_EHDR is 0"; show
+	elif [ "$(value listed)" != 1 ]; then
+		fail "$1" "glibc did not register the vDSO (dl_iterate_phdr)"; show
+	elif [ "$(value data_below)" != 1 ] || [ "$(value image_rx)" != 1 ]; then
+		fail "$1" "not [read-only data pages][r-x image] in /proc/self/maps"; show
+	elif [ "$(value data_stays_ro)" != 1 ]; then
+		fail "$1" "the program could make the data pages writable"; show
+	elif [ "$(value clock_gettime)" != 0 ]; then
+		fail "$1" "clock_gettime failed"; show
+	else
+		pass "$1"
+	fi
+}
+
+# QEMU's auxiliary vector, with the program's own entries where they belong.
+check_auxv() { # NAME PROBE
+	"$run" --no-vdso "$2" auxv >"$work/plain" 2>&1
+	launch "$2" auxv
+	if [ "$status" -ne 0 ] || ! cmp -s "$work/out" "$work/plain"; then
+		fail "$1" "differs from plain QEMU's:"; diff "$work/plain" "$work/out"; show
+	elif [ "$(value entry_is_start)" != 1 ] || [ "$(value phdr_is_program)" != 1 ] ||
+	     [ "$(value random)" != set ]; then
+		fail "$1" "AT_ENTRY, AT_PHDR or AT_RANDOM wrong"; show
+	else
+		pass "$1"
+	fi
+}
+
+check_passthrough() { # NAME PROBE
+	mkdir -p "$work/cwd"
+	(cd "$work/cwd" && printf 'line one\nline two\n' |
+		PROBE_VAR='x y' "$run" "$2" echo a 'b c' '' '-v' >"$work/out" 2>"$work/err")
+	status=$?
+	printf '%s\n' argc=6 "argv[0]=$2" 'argv[1]=echo' 'argv[2]=a' 'argv[3]=b c' \
+		'argv[4]=' 'argv[5]=-v' "cwd=$(cd "$work/cwd" && pwd -P)" 'PROBE_VAR=x y' \
+		'line one' 'line two' >"$work/expected"
+	if [ "$status" -ne 0 ] || ! cmp -s "$work/out" "$work/expected"; then
+		fail "$1" "status $status, output differs from:"
+		sed 's/^/    expected: /' "$work/expected"; show
+	elif [ "$(cat "$work/err")" != "to stderr" ]; then
+		fail "$1" "stderr is not the program's"; show
+	else
+		pass "$1"
+	fi
+}
+
+check_environment() { # NAME PROBE
+	PROBE_VAR='a=b c' "$run" --no-vdso "$2" env >"$work/plain" 2>&1
+	PROBE_VAR='a=b c' "$run" "$2" env >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 0 ] && cmp -s "$work/out" "$work/plain"; then pass "$1"
+	else fail "$1" "status $status, environment differs from plain QEMU's:"
+		diff "$work/plain" "$work/out"; fi
+}
+
+check_status() { # NAME EXPECTED PROBE ARGS...
+	name=$1 expected=$2
+	shift 2
+	launch "$@"
+	if [ "$status" -eq "$expected" ]; then pass "$name"
+	else fail "$name" "status $status, expected $expected"; show; fi
+}
+
+# glibc's clock_gettime: how many system calls 1000 calls make (qemu -strace).
+count_syscalls() { # PROBE [OPTIONS]
+	probe=$1
+	shift
+	QEMU_STRACE=1 "$run" "$@" "$probe" calls 1000 monotonic >"$work/out" 2>"$work/err" </dev/null
+	status=$?
+	calls=$(grep -c 'clock_gettime' "$work/err")
+}
+
+check_vdso_used() { # NAME PROBE
+	count_syscalls "$2"
+	with=$calls with_status=$status
+	count_syscalls "$2" --no-vdso
+	if [ "$with_status" -ne 0 ] || [ "$status" -ne 0 ]; then
+		fail "$1" "status $with_status with the vDSO, $status without"
+	elif [ "$calls" -lt 1000 ]; then
+		fail "$1" "without the vDSO only $calls clock_gettime system calls seen: is -strace working?"
+	elif [ "$with" -ge 100 ]; then
+		fail "$1" "$with clock_gettime system calls for 1000 calls: the vDSO is not used"
+	else
+		pass "$1 ($with system calls for 1000 clock_gettime, $calls without)"
+	fi
+}
+
+check_no_vdso() { # NAME PROBE
+	launch --no-vdso "$2" vdso
+	if [ "$status" -ne 0 ] || [ "$(value sysinfo_ehdr)" != 0 ] ||
+	   [ "$(value clock_gettime)" != 0 ]; then
+		fail "$1" "expected AT_SYSINFO_EHDR 0 and a working clock_gettime"; show
+	else
+		pass "$1"
+	fi
+}
+
+check_refused() { # NAME IMAGE PROBE
+	launch --vdso="$2" "$3" echo ran
+	if [ "$status" -ne 127 ]; then
+		fail "$1" "status $status, expected 127"; show
+	elif [ -s "$work/out" ]; then
+		fail "$1" "the program ran"; show
+	elif ! has 'refusing vDSO image' err; then
+		fail "$1" "no message saying why"; show
+	else
+		pass "$1 ($(head -n 1 "$work/err"))"
+	fi
+}
+
+# A copy of IMAGE with byte OFFSET set to VALUE (0-7).
+patched() { # IMAGE OFFSET VALUE OUT
+	cp "$1" "$4" && printf '%b' "\\000$3" | dd of="$4" bs=1 seek="$2" conv=notrunc 2>/dev/null
+}
+
+check_bad_images() { # TARGET PROBE IMAGE
+	t=$1 probe=$2 image=$3 bad=$work/bad-$1
+	printf 'this is not an ELF file\n' >"$bad-text"
+	check_refused "refuse-not-elf-$t" "$bad-text" "$probe"
+	# EI_CLASS and EI_DATA are 1 or 2: swap them.
+	class=$(od -An -tu1 -j4 -N1 "$image" | tr -d ' ')
+	patched "$image" 4 $((3 - class)) "$bad-class"
+	check_refused "refuse-wrong-class-$t" "$bad-class" "$probe"
+	data=$(od -An -tu1 -j5 -N1 "$image" | tr -d ' ')
+	patched "$image" 5 $((3 - data)) "$bad-order"
+	check_refused "refuse-wrong-byte-order-$t" "$bad-order" "$probe"
+	head -c 40 "$image" >"$bad-header"
+	check_refused "refuse-truncated-header-$t" "$bad-header" "$probe"
+	head -c $(($(wc -c <"$image") / 2)) "$image" >"$bad-half"
+	check_refused "refuse-truncated-$t" "$bad-half" "$probe"
+	perl -0777 -pe 's/__kernel_clock_gettime\0/__kernel_clock_gettimX\0/' \
+		"$image" >"$bad-nosym"
+	check_refused "refuse-no-clock-gettime-$t" "$bad-nosym" "$probe"
+	case $t in ppc32) other=ppc64le ;; ppc64) other=ppc32 ;; *) other=ppc64 ;; esac
+	other_image=$top_builddir/vdso-kernel/$(vdso_name "$other")
+	if [ -f "$other_image" ]; then
+		check_refused "refuse-other-target-$t" "$other_image" "$probe"
+	else
+		skip "refuse-other-target-$t" "no $other image built"
+	fi
+}
+
+# Kill (or stop) the timekeeper while the guest compares glibc's
+# clock_gettime with the system call.  The coarse clock is the one a frozen
+# data page shows at once (the high-resolution ones extrapolate): it may
+# trail by a tick, or by the time a stop takes to notice, never by the
+# second a stale page would make.
+check_keeper_loss() { # NAME SIGNAL CLOCK PROBE EXPECTED_MESSAGE COARSE_LIMIT_NS
+	"$run" "$4" compare 1500 "$3" "$3-coarse" >"$work/out" 2>"$work/err" </dev/null &
+	launcher=$!
+	keeper=$(keeper_of $launcher)
+	sleep 0.4
+	[ -n "$keeper" ] && kill -s "$2" "$keeper"
+	wait $launcher
+	status=$?
+	hres=$(value "worst_$3") coarse=$(value "worst_$3-coarse")
+	if [ -z "$keeper" ]; then
+		fail "$1" "no ppctime-tk child found"; show
+	elif [ "$status" -ne 0 ] || [ -z "$hres" ] || [ -z "$coarse" ]; then
+		fail "$1" "status $status"; show
+	elif [ "$hres" -gt 1000000 ] || [ "$coarse" -gt "$6" ]; then
+		fail "$1" "reads off the system call's time by up to $hres ns ($3), $coarse ns ($3-coarse)"; show
+	elif ! has "$5" err; then
+		fail "$1" "the launcher did not say '$5'"; show
+	else
+		pass "$1 ($(value reads) reads, worst $hres ns, coarse $coarse ns; $(grep -m 1 "^ppctime-run:" "$work/err"))"
+	fi
+}
+
+# A signal sent to the launcher reaches the program, whose death is ours.
+check_forwarded_signal() { # NAME PROBE
+	"$run" "$2" compare 3000 monotonic >"$work/out" 2>"$work/err" </dev/null &
+	launcher=$!
+	keeper_of $launcher >/dev/null
+	sleep 0.2
+	kill -s TERM $launcher
+	wait $launcher 2>/dev/null	# no "Terminated" from the shell
+	status=$?
+	if [ "$status" -eq 143 ]; then pass "$1"
+	else fail "$1" "status $status, expected 143 (SIGTERM)"; show; fi
+}
+
+check_realtime() { # NAME PROBE YEAR
+	launch --realtime="$3" "$2" year
+	year=$(value year)
+	launch --realtime="$3-06-01" "$2" compare 200 monotonic
+	if [ "$year" != "$3" ]; then
+		fail "$1" "CLOCK_REALTIME says year ${year:-?}, not $3"; show
+	elif [ "$status" -ne 0 ] || [ "$(value worst_monotonic)" -gt 1000000 ]; then
+		fail "$1" "CLOCK_MONOTONIC moved with --realtime"; show
+	else
+		pass "$1"
+	fi
+}
+
+check_tz() { # NAME PROBE
+	launch --tz=-60,1 "$2" tz
+	if [ "$(value minuteswest)" = -60 ] && [ "$(value dsttime)" = 1 ]; then pass "$1"
+	else fail "$1" "gettimeofday's timezone is not --tz=-60,1"; show; fi
+}
+
+# PROGRAM can be an ET_DYN without PT_INTERP (the static-pie case): ld.so.
+check_ldso_as_program() { # NAME TARGET PROBE
+	sysroot=/usr/$(eval echo "\$TRIPLET_$2")
+	ldso=
+	for f in "$sysroot"/lib/ld*.so.[12]; do
+		[ -f "$f" ] && ldso=$f
+	done
+	if [ -z "$ldso" ]; then
+		skip "$1" "no ld.so in $sysroot/lib"
+		return
+	fi
+	launch "$ldso" --library-path "$sysroot/lib" "$3" vdso
+	if [ "$status" -eq 0 ] && [ "$(value listed)" = 1 ]; then pass "$1"
+	else fail "$1" "the program did not run with the vDSO through $ldso"; show; fi
+}
+
+check_sysroot() { # NAME PROBE
+	launch --sysroot="$work/empty-sysroot" "$2" echo
+	if [ "$status" -ne 127 ] || ! has 'cannot open' err; then
+		fail "$1" "a sysroot without ld.so: status $status"; show
+	else
+		pass "$1 ($(head -n 1 "$work/err"))"
+	fi
+}
+
+check_usage() {
+	launch --help
+	if [ "$status" -eq 0 ] && has '^Usage: ppctime-run' out; then pass usage
+	else fail usage "--help: status $status"; show; fi
+	launch --bogus-option /bin/true
+	if [ "$status" -eq 127 ] && has "ppctime-run --help" err; then pass bad-option
+	else fail bad-option "status $status"; show; fi
+	launch /bin/sh -c true
+	if [ "$status" -eq 127 ] && has 'not a powerpc program' err; then pass refuse-host-program
+	else fail refuse-host-program "status $status"; show; fi
+}
+
+if [ ! -x "$run" ]; then
+	skip launcher "$run not built"
+	exit 0
+fi
+check_usage
+for t in $TARGETS; do
+	# PIE (ET_DYN with PT_INTERP), static (ET_EXEC), and ET_EXEC with PT_INTERP.
+	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
+	image=$top_builddir/vdso-kernel/$(vdso_name "$t")
+	if [ ! -f "$image" ] || [ ! -x "$dyn" ] || [ ! -x "$static" ]; then
+		skip "launcher-$t" "$image or the probes not built"
+		continue
+	fi
+	check_vdso_seen "vdso-dynamic-$t" "$dyn"
+	check_vdso_seen "vdso-static-$t" "$static"
+	check_vdso_seen "vdso-dynamic-nopie-$t" "$probes/launcher-probe-nopie-$t"
+	check_vdso_used "vdso-used-dynamic-$t" "$dyn"
+	check_vdso_used "vdso-used-static-$t" "$static"
+	check_auxv "auxv-dynamic-$t" "$dyn"
+	check_auxv "auxv-static-$t" "$static"
+	check_passthrough "passthrough-dynamic-$t" "$dyn"
+	check_passthrough "passthrough-static-$t" "$static"
+	check_environment "environment-$t" "$dyn"
+	check_status "exit-status-$t" 42 "$dyn" exit 42
+	check_status "death-by-signal-$t" 143 "$dyn" signal 15
+	check_status "death-by-signal-static-$t" 139 "$static" signal 11
+	check_forwarded_signal "forwarded-sigterm-$t" "$dyn"
+	check_no_vdso "no-vdso-dynamic-$t" "$dyn"
+	check_no_vdso "no-vdso-static-$t" "$static"
+	check_status "no-vdso-status-$t" 42 --no-vdso "$static" exit 42
+	check_ldso_as_program "ldso-as-program-$t" "$t" "$dyn"
+	check_sysroot "sysroot-$t" "$dyn"
+	check_bad_images "$t" "$dyn" "$image"
+	# Death is seen at once, a stop after 20 ms without updates, both as
+	# soon as the watchdog gets a CPU: on a loaded machine tens of ms.
+	# A page left stale would be a second off.
+	check_keeper_loss "timekeeper-killed-$t" KILL realtime "$dyn" \
+		'timekeeper died (signal 9)' 250000000
+	check_keeper_loss "timekeeper-stalled-$t" STOP monotonic "$static" \
+		'timekeeper stalled' 250000000
+	if [ "$t" = ppc32 ]; then
+		# Past 2038 glibc's ppc32 clock_gettime leaves the 32-bit vDSO
+		# entry for the system call, which gives the host's time.
+		check_realtime "realtime-2037-$t" "$dyn" 2037
+		skip "tz-$t" "glibc's 32-bit gettimeofday zeroes the timezone itself"
+	else
+		check_realtime "realtime-2040-$t" "$dyn" 2040
+		check_tz "tz-$t" "$dyn"
+	fi
+done
+exit $failed

@@ -1,0 +1,970 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit tests of the generic vDSO core, compiled natively against the
+ * synthetic architecture in tests/unit/asm/vdso/gettimeofday.h: the delta
+ * math against 128-bit arithmetic, every clock and entry against values
+ * computed here from the data page's definitions (REFERENCE.md), the
+ * system call fallbacks, clock_mode NONE and time namespaces, and the
+ * seqcount against a writer thread.  Built once per delta math
+ * (TEST_DELTA32_PIECES: the ppc32 pieces); every line names which.
+ *
+ * On a 64-bit host the core's seqcount reads seq and clock_mode as one
+ * doubleword (the ppc64 path), little-endian here.
+ */
+#include <asm/vdso/gettimeofday.h>
+#include "../../vdso-kernel/lib/gettimeofday.c"
+
+#include <inttypes.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifdef TEST_DELTA32_PIECES
+#define VARIANT	"delta32"
+#else
+#define VARIANT	"delta64"
+#endif
+
+_Thread_local uint64_t test_counter;
+_Thread_local void (*test_counter_hook)(void);
+_Thread_local unsigned long test_rmb_count;
+_Thread_local unsigned long test_relax_count;
+struct test_fallback_log test_fallback;
+
+/* ---- Reporting: one PASS line per case, or its first few FAILs. ---- */
+
+#define FAILS_SHOWN	5
+
+static char case_name[160];
+static unsigned int case_failures, total_failures;
+
+static void __attribute__((format(printf, 1, 2))) case_begin(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(case_name, sizeof(case_name), fmt, ap);
+	va_end(ap);
+	case_failures = 0;
+}
+
+static void __attribute__((format(printf, 1, 2))) case_fail(const char *fmt, ...)
+{
+	va_list ap;
+
+	total_failures++;
+	if (case_failures++ >= FAILS_SHOWN)
+		return;
+	printf("FAIL: " VARIANT ": %s: ", case_name);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+}
+
+static void case_end(void)
+{
+	if (!case_failures)
+		printf("PASS: " VARIANT ": %s\n", case_name);
+	else if (case_failures > FAILS_SHOWN)
+		printf("FAIL: " VARIANT ": %s: %u failures in all\n", case_name,
+		       case_failures);
+	fflush(stdout);
+}
+
+/* A hang or crash in the core still names the case it happened in. */
+#define WATCHDOG_SECONDS	120
+#define STRINGIFY(x)	#x
+#define SECONDS_TEXT(x)	STRINGIFY(x)
+
+static void on_fatal_signal(int sig)
+{
+	static const char head[] = "FAIL: " VARIANT ": ";
+	const char *why = sig == SIGALRM ?
+		": still running after " SECONDS_TEXT(WATCHDOG_SECONDS) " s\n" :
+		": crashed\n";
+
+	if (write(STDOUT_FILENO, head, sizeof(head) - 1) < 0 ||
+	    write(STDOUT_FILENO, case_name, strlen(case_name)) < 0 ||
+	    write(STDOUT_FILENO, why, strlen(why)) < 0)
+		_exit(2);
+	_exit(1);
+}
+
+static void start_watchdog(void)
+{
+	static const int fatal[] = { SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
+
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], on_fatal_signal);
+	alarm(WATCHDOG_SECONDS);
+}
+
+/* splitmix64: small, fast, and any seed gives a full-period sequence. */
+static uint64_t random64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb;
+	return z ^ (z >> 31);
+}
+
+/* ---- 1. The delta math: (base + (cycles - last) * mult) >> shift. ---- */
+
+#define DELTA_SEED	0x5eed0ff1ce2026ull
+#define DELTA_TRIPLES	2000000
+#define TSC_MULT	7294442u	/* this host kernel's TSC mult at shift 24 */
+
+/* From 128-bit arithmetic, wrapped to 64 bits as the counter and sum do. */
+static uint64_t reference_product(uint64_t cycles, uint64_t last, uint32_t mult)
+{
+	return (uint64_t)((unsigned __int128)(cycles - last) * mult);
+}
+
+static uint64_t reference_ns(uint64_t cycles, uint64_t last, uint32_t mult,
+			     uint32_t shift, uint64_t base)
+{
+	return (uint64_t)(base + (unsigned __int128)reference_product(cycles, last, mult))
+		>> shift;
+}
+
+/* The core's math as this build compiles it, with the timebase's mask. */
+static void check_delta_math(uint64_t cycles, uint64_t last, uint32_t mult,
+			     uint32_t shift, uint64_t base)
+{
+	uint64_t product = vdso_calc_delta(cycles, last, UINT64_MAX, mult);
+	uint64_t ns = vdso_shift_ns(base + product, shift);
+	uint64_t want_product = reference_product(cycles, last, mult);
+	uint64_t want_ns = reference_ns(cycles, last, mult, shift, base);
+
+	if (product != want_product || ns != want_ns)
+		case_fail("cycles %#" PRIx64 " last %#" PRIx64 " mult %#" PRIx32
+			  " shift %" PRIu32 " base %#" PRIx64 ": product %#" PRIx64
+			  " ns %#" PRIx64 ", want %#" PRIx64 " and %#" PRIx64,
+			  cycles, last, mult, shift, base, product, ns,
+			  want_product, want_ns);
+}
+
+/* Sizes drawn log-uniformly, so small, 32-bit, high-word and overflowing deltas all come up. */
+static void test_delta_random(void)
+{
+	uint64_t rng = DELTA_SEED;
+
+	case_begin("delta math == 128-bit reference over %d random (delta, mult, shift, base) (seed %#llx)",
+		   DELTA_TRIPLES, (unsigned long long)DELTA_SEED);
+	for (int i = 0; i < DELTA_TRIPLES; i++) {
+		uint64_t sizes = random64(&rng);
+		uint64_t last = random64(&rng);
+		uint64_t delta = random64(&rng) >> (sizes & 63);
+		uint32_t mult = (uint32_t)random64(&rng) >> (sizes >> 6 & 31);
+		uint64_t base = random64(&rng) >> (sizes >> 11 & 63);
+
+		check_delta_math(last + delta, last, mult, sizes >> 17 & 31, base);
+	}
+	case_end();
+}
+
+static const struct delta_edge {
+	const char *what;
+	uint64_t cycles, last;
+	uint32_t mult;
+	uint64_t base;
+} delta_edges[] = {
+	{ "zero delta", 0x123456789abcdef0, 0x123456789abcdef0, TSC_MULT,
+	  999999999ull << 24 },
+	{ "delta of one", 0x123456789abcdef1, 0x123456789abcdef0, TSC_MULT, 0 },
+	{ "delta of only a high word", 0x100000000 + 77, 77, UINT32_MAX, 0 },
+	{ "delta with both words", 0x380000001 + 5, 5, TSC_MULT, 12345 },
+	{ "largest delta whose product fits, TSC mult", UINT64_MAX / TSC_MULT, 0,
+	  TSC_MULT, 0 },
+	{ "smallest delta whose product overflows, TSC mult",
+	  UINT64_MAX / TSC_MULT + 1, 0, TSC_MULT, 0 },
+	{ "largest delta whose product fits, mult 2^32-1", 0x100000001, 0,
+	  UINT32_MAX, 0 },
+	{ "smallest delta whose product overflows, mult 2^32-1", 0x100000002, 0,
+	  UINT32_MAX, 0 },
+	{ "delta of 2^64-1", UINT64_MAX, 0, UINT32_MAX, 0 },
+	{ "counter wrapped past 2^64", 10, UINT64_MAX - 5, TSC_MULT, 0 },
+	{ "sum's low word carries into its high word", 1, 0, 1, 0xffffffff },
+	{ "sum of all ones", 1, 0, TSC_MULT, UINT64_MAX - TSC_MULT },
+	{ "sum wraps past 2^64", 1, 0, 1, UINT64_MAX },
+};
+
+static void test_delta_edges(void)
+{
+	for (size_t i = 0; i < sizeof(delta_edges) / sizeof(delta_edges[0]); i++) {
+		const struct delta_edge *e = &delta_edges[i];
+
+		case_begin("delta math: %s, shifts 0..31", e->what);
+		for (uint32_t shift = 0; shift < 32; shift++)
+			check_delta_math(e->cycles, e->last, e->mult, shift, e->base);
+		case_end();
+	}
+}
+
+/* ---- The data pages, the clocks, and values computed from the definitions. ---- */
+
+/*
+ * A time namespace page with the real page right above it, and the page
+ * above that where the vDSO image would be: any page the core may be
+ * given has one above it, as the compiler checks.
+ */
+union test_page {
+	struct vdso_data data[CS_BASES];
+	char bytes[PAGE_SIZE];
+};
+static struct {
+	union test_page timens, real, image;
+} pages __attribute__((aligned(PAGE_SIZE)));
+
+enum clock_kind { CLOCK_KIND_HRES, CLOCK_KIND_COARSE, CLOCK_KIND_RAW };
+
+static const struct clock_desc {
+	int clk;
+	const char *name;
+	enum clock_kind kind;
+} clocks[] = {
+	{ VDSO_CLOCK_REALTIME, "REALTIME", CLOCK_KIND_HRES },
+	{ VDSO_CLOCK_MONOTONIC, "MONOTONIC", CLOCK_KIND_HRES },
+	{ VDSO_CLOCK_BOOTTIME, "BOOTTIME", CLOCK_KIND_HRES },
+	{ VDSO_CLOCK_TAI, "TAI", CLOCK_KIND_HRES },
+	{ VDSO_CLOCK_REALTIME_COARSE, "REALTIME_COARSE", CLOCK_KIND_COARSE },
+	{ VDSO_CLOCK_MONOTONIC_COARSE, "MONOTONIC_COARSE", CLOCK_KIND_COARSE },
+	{ VDSO_CLOCK_MONOTONIC_RAW, "MONOTONIC_RAW", CLOCK_KIND_RAW },
+};
+#define NR_CLOCKS	(int)(sizeof(clocks) / sizeof(clocks[0]))
+
+static int clock_entry(const struct clock_desc *c)
+{
+	return c->kind == CLOCK_KIND_RAW ? CS_RAW : CS_HRES_COARSE;
+}
+
+/* Each clock's base is this many seconds apart, so reading another clock's shows. */
+static uint64_t clock_skew_sec(int clk)
+{
+	return (uint64_t)clk * 1000003;
+}
+
+/* One timekeeper state: the hres and raw entries both get it, coarse bases its sec and nsec. */
+struct clock_case {
+	const char *name;
+	uint64_t cycle_last, counter;
+	uint32_t mult, shift;
+	uint64_t sec, nsec;	/* the base, with frac below nsec in hres bases */
+	uint64_t frac;		/* below 2^shift */
+};
+
+#define REALTIME_2025	1764460800ull	/* 2025-11-30 00:00 UTC */
+#define LARGEST_SUM_DELTA \
+	((UINT64_MAX - ((999999999ull << 24) | 0xffffff)) / TSC_MULT)
+
+static const struct clock_case clock_cases[] = {
+	{ "zero delta", 0x123456789abc, 0x123456789abc, TSC_MULT, 24,
+	  REALTIME_2025, 123456789, 0xabcdef },
+	{ "one cycle", 0x123456789abc, 0x123456789abd, TSC_MULT, 24,
+	  REALTIME_2025, 123456789, 0xabcdef },
+	{ "nsec carry into sec", 0x123456789abc, 0x123456789abd, TSC_MULT, 24,
+	  REALTIME_2025, 999999999, 0xffffff },
+	{ "7.5 s of delta (high word set)", 0x123456789abc,
+	  0x123456789abc + 17250000000, TSC_MULT, 24, REALTIME_2025, 876543210, 0x123 },
+	{ "shift 0, mult 1, 4.9 s of delta", 1000, 1000 + 0x123456789, 1, 0,
+	  REALTIME_2025, 999999999, 0 },
+	{ "shift 31, 3 s of delta", 1000, 1000 + 3000000000, 0x80000000, 31,
+	  REALTIME_2025, 999999999, 0x7fffffff },
+	{ "largest delta before the sum overflows (1099 s)", 1ull << 40,
+	  (1ull << 40) + LARGEST_SUM_DELTA, TSC_MULT, 24, REALTIME_2025, 999999999,
+	  0xffffff },
+	{ "counter wrapped past 2^64", UINT64_MAX - 99, 400, TSC_MULT, 24,
+	  REALTIME_2025, 500000000, 0 },
+};
+#define NR_CLOCK_CASES	(int)(sizeof(clock_cases) / sizeof(clock_cases[0]))
+
+struct test_time {
+	uint64_t sec, nsec;
+};
+
+/*
+ * What clock c reads in case cc, from the definitions: an hres or raw base
+ * is sec plus (nsec << shift | frac) / 2^shift ns, advanced by
+ * (counter - cycle_last) * mult / 2^shift ns and truncated; a coarse base
+ * is read as stored.
+ */
+static struct test_time expected_time(const struct clock_case *cc,
+				      const struct clock_desc *c)
+{
+	unsigned __int128 ns = cc->nsec, total;
+
+	if (c->kind != CLOCK_KIND_COARSE)
+		ns = (((unsigned __int128)cc->nsec << cc->shift) + cc->frac +
+		      (unsigned __int128)(cc->counter - cc->cycle_last) * cc->mult) >>
+		     cc->shift;
+	total = (unsigned __int128)(cc->sec + clock_skew_sec(c->clk)) * NSEC_PER_SEC + ns;
+	return (struct test_time){ total / NSEC_PER_SEC, total % NSEC_PER_SEC };
+}
+
+static struct test_time add_offset(struct test_time t, const struct timens_offset *o)
+{
+	__int128 total = (__int128)t.sec * NSEC_PER_SEC + t.nsec +
+			 (__int128)o->sec * NSEC_PER_SEC + o->nsec;
+
+	return (struct test_time){ total / NSEC_PER_SEC, total % NSEC_PER_SEC };
+}
+
+/*
+ * Plausible but wrong values everywhere, so a read of the wrong entry or
+ * slot shows; bounded so that such a read still ends quickly.
+ */
+static void fill_decoys(union test_page *page, uint64_t counter, uint64_t *rng)
+{
+	memset(page, 0, sizeof(*page));
+	for (int e = 0; e < CS_BASES; e++) {
+		struct vdso_data *d = &page->data[e];
+
+		d->seq = 2 * (uint32_t)(random64(rng) & 0xffff);
+		d->clock_mode = VDSO_CLOCKMODE_ARCHTIMER;
+		d->cycle_last = counter - random64(rng) % (1u << 24);
+		d->mask = UINT64_MAX;
+		d->mult = 1 + random64(rng) % (1u << 24);
+		d->shift = 20 + random64(rng) % 8;
+		for (int clk = 0; clk < VDSO_BASES; clk++) {
+			d->basetime[clk].sec = random64(rng) % (1ull << 34);
+			d->basetime[clk].nsec = random64(rng) % (1ull << 50);
+		}
+		d->tz_minuteswest = (int32_t)(random64(rng) % 1440) - 720;
+		d->tz_dsttime = random64(rng) % 7;
+		d->hrtimer_res = 2 + random64(rng) % 1000;
+	}
+}
+
+static void install_clock(union test_page *page, const struct clock_case *cc,
+			  const struct clock_desc *c)
+{
+	struct vdso_data *d = &page->data[clock_entry(c)];
+	struct vdso_timestamp *base = &d->basetime[c->clk];
+
+	d->cycle_last = cc->cycle_last;
+	d->mult = cc->mult;
+	d->shift = cc->shift;
+	base->sec = cc->sec + clock_skew_sec(c->clk);
+	base->nsec = c->kind == CLOCK_KIND_COARSE ? cc->nsec :
+		     cc->nsec << cc->shift | cc->frac;
+}
+
+/* A page serving every clock from case cc, decoys elsewhere. */
+static void install_case(union test_page *page, const struct clock_case *cc,
+			 uint64_t *rng)
+{
+	fill_decoys(page, cc->counter, rng);
+	for (int i = 0; i < NR_CLOCKS; i++)
+		install_clock(page, cc, &clocks[i]);
+	test_counter = cc->counter;
+}
+
+/* ---- Checking the entries. ---- */
+
+static void fallback_reset(void)
+{
+	memset(&test_fallback, 0, sizeof(test_fallback));
+}
+
+static void expect_no_fallback(const char *entry)
+{
+	if (test_fallback.calls)
+		case_fail("%s took the system call (%d)", entry, test_fallback.which);
+	fallback_reset();
+}
+
+static void expect_fallback(const char *entry, long ret, enum test_fallback fb,
+			    int clk, const void *arg, const void *arg2)
+{
+	if (ret != TEST_FB_RESULT(fb) || test_fallback.calls != 1 ||
+	    test_fallback.which != fb || test_fallback.clk != clk ||
+	    test_fallback.arg != arg || test_fallback.arg2 != arg2)
+		case_fail("%s: returned %ld after %u system calls (last %d, clock %d),"
+			  " want the one system call %d for clock %d",
+			  entry, ret, test_fallback.calls, test_fallback.which,
+			  test_fallback.clk, fb, clk);
+	fallback_reset();
+}
+
+static void expect_time(const char *entry, const char *clock, long ret,
+			int64_t sec, int64_t nsec, struct test_time want)
+{
+	if (ret || (uint64_t)sec != want.sec || (uint64_t)nsec != want.nsec)
+		case_fail("%s(%s) = %ld, {%" PRId64 ", %" PRId64 "}; want 0, {%"
+			  PRIu64 ", %" PRIu64 "}", entry, clock, ret, sec, nsec,
+			  want.sec, want.nsec);
+	expect_no_fallback(entry);
+}
+
+/* clock_gettime through both timespec layouts. */
+static void check_clock_gettime(const struct vdso_data *vd,
+				const struct clock_desc *c, struct test_time want)
+{
+	struct __kernel_timespec ts;
+	struct __kernel_old_timespec ts32;
+	long ret;
+
+	memset(&ts, 0xa5, sizeof(ts));
+	ret = __cvdso_clock_gettime_data(vd, c->clk, &ts);
+	expect_time("clock_gettime", c->name, ret, ts.tv_sec, ts.tv_nsec, want);
+
+	memset(&ts32, 0xa5, sizeof(ts32));
+	ret = __cvdso_clock_gettime32_data(vd, c->clk, &ts32);
+	expect_time("clock_gettime32", c->name, ret, ts32.tv_sec, ts32.tv_nsec, want);
+}
+
+/*
+ * gettimeofday with and without tv and tz, and time with and without a
+ * result pointer: realtime is what clock_gettime(REALTIME) reads, tz and
+ * time's seconds come from the page given.
+ */
+static void check_realtime_entries(const struct vdso_data *vd,
+				   struct test_time realtime,
+				   const struct vdso_data *tz_and_time_page)
+{
+	const struct vdso_data *src = &tz_and_time_page[CS_HRES_COARSE];
+	struct test_time want_tv = { realtime.sec, realtime.nsec / 1000 };
+	struct __kernel_old_timeval tv;
+	struct vdso_timezone tz;
+	__kernel_old_time_t t = -1;
+	long ret;
+
+	memset(&tv, 0xa5, sizeof(tv));
+	ret = __cvdso_gettimeofday_data(vd, &tv, NULL);
+	expect_time("gettimeofday", "tv, no tz", ret, tv.tv_sec, tv.tv_usec, want_tv);
+
+	for (int with_tv = 0; with_tv < 2; with_tv++) {
+		memset(&tv, 0xa5, sizeof(tv));
+		memset(&tz, 0xa5, sizeof(tz));
+		ret = __cvdso_gettimeofday_data(vd, with_tv ? &tv : NULL, &tz);
+		if (with_tv)
+			expect_time("gettimeofday", "tv and tz", ret, tv.tv_sec,
+				    tv.tv_usec, want_tv);
+		else
+			expect_time("gettimeofday", "tz only", ret, 0, 0,
+				    (struct test_time){ 0, 0 });
+		if (tz.tz_minuteswest != src->tz_minuteswest ||
+		    tz.tz_dsttime != src->tz_dsttime)
+			case_fail("gettimeofday tz = {%d, %d}, want {%d, %d}",
+				  tz.tz_minuteswest, tz.tz_dsttime,
+				  src->tz_minuteswest, src->tz_dsttime);
+	}
+
+	/* time() is the realtime base's seconds, not advanced by the counter. */
+	ret = __cvdso_time_data(vd, NULL);
+	expect_time("time", "NULL", 0, ret, 0,
+		    (struct test_time){ src->basetime[VDSO_CLOCK_REALTIME].sec, 0 });
+	ret = __cvdso_time_data(vd, &t);
+	if (t != ret)
+		case_fail("time stored %lld but returned %ld", (long long)t, ret);
+	expect_time("time", "&t", 0, ret, 0,
+		    (struct test_time){ src->basetime[VDSO_CLOCK_REALTIME].sec, 0 });
+}
+
+/* ---- 2. Every clock, every entry, each timekeeper state. ---- */
+
+static void test_clock_reads(void)
+{
+	uint64_t rng = 1;
+
+	for (int i = 0; i < NR_CLOCK_CASES; i++) {
+		const struct clock_case *cc = &clock_cases[i];
+
+		case_begin("clock reads, %s: %d clocks x 2 timespecs, gettimeofday, time",
+			   cc->name, NR_CLOCKS);
+		/* One clock at a time, everything else a decoy. */
+		for (int k = 0; k < NR_CLOCKS; k++) {
+			fill_decoys(&pages.real, cc->counter, &rng);
+			install_clock(&pages.real, cc, &clocks[k]);
+			test_counter = cc->counter;
+			check_clock_gettime(pages.real.data, &clocks[k],
+					    expected_time(cc, &clocks[k]));
+		}
+		install_case(&pages.real, cc, &rng);
+		check_realtime_entries(pages.real.data, expected_time(cc, &clocks[0]),
+				       pages.real.data);
+		case_end();
+	}
+}
+
+/* ---- 3. Clocks the page does not serve, and clock_getres. ---- */
+
+static const int unserved_clocks[] = {
+	-1, INT_MIN, INT_MAX,
+	2, 3,		/* the process and thread CPU clocks */
+	8, 9, 10,	/* REALTIME_ALARM, BOOTTIME_ALARM, the unused SGI_CYCLE */
+	12, 16,		/* past TAI */
+};
+
+/* Every clock_gettime and clock_getres entry must pass clk on to the system call. */
+static void expect_all_entries_fall_back(const struct vdso_data *vd, int clk)
+{
+	struct __kernel_timespec ts;
+	struct __kernel_old_timespec ts32;
+
+	expect_fallback("clock_gettime", __cvdso_clock_gettime_data(vd, clk, &ts),
+			TEST_FB_CLOCK_GETTIME, clk, &ts, NULL);
+	expect_fallback("clock_gettime32", __cvdso_clock_gettime32_data(vd, clk, &ts32),
+			TEST_FB_CLOCK_GETTIME32, clk, &ts32, NULL);
+	expect_fallback("clock_getres", __cvdso_clock_getres_data(vd, clk, &ts),
+			TEST_FB_CLOCK_GETRES, clk, &ts, NULL);
+	expect_fallback("clock_getres(NULL)", __cvdso_clock_getres_data(vd, clk, NULL),
+			TEST_FB_CLOCK_GETRES, clk, NULL, NULL);
+	expect_fallback("clock_getres32", __cvdso_clock_getres32_data(vd, clk, &ts32),
+			TEST_FB_CLOCK_GETRES32, clk, &ts32, NULL);
+	expect_fallback("clock_getres32(NULL)", __cvdso_clock_getres32_data(vd, clk, NULL),
+			TEST_FB_CLOCK_GETRES32, clk, NULL, NULL);
+}
+
+static void test_unserved_clocks(void)
+{
+	uint64_t rng = 2;
+
+	install_case(&pages.real, &clock_cases[1], &rng);
+	for (size_t i = 0; i < sizeof(unserved_clocks) / sizeof(unserved_clocks[0]); i++) {
+		case_begin("clock id %d goes to the system call", unserved_clocks[i]);
+		expect_all_entries_fall_back(pages.real.data, unserved_clocks[i]);
+		case_end();
+	}
+}
+
+/* The tick, from its definition: a second divided by HZ, rounded. */
+static uint64_t tick_nsec(void)
+{
+	return (uint64_t)((double)NSEC_PER_SEC / HZ + 0.5);
+}
+
+/* hres and raw report hrtimer_res from hrtimer_page, coarse the tick; NULL res only asks. */
+static void check_clock_getres(const struct vdso_data *vd,
+			       const struct vdso_data *hrtimer_page)
+{
+	for (int i = 0; i < NR_CLOCKS; i++) {
+		const struct clock_desc *c = &clocks[i];
+		struct test_time want = {
+			0, c->kind == CLOCK_KIND_COARSE ? tick_nsec() :
+			   hrtimer_page[CS_HRES_COARSE].hrtimer_res
+		};
+		struct __kernel_timespec res;
+		struct __kernel_old_timespec res32;
+		long ret;
+
+		memset(&res, 0xa5, sizeof(res));
+		ret = __cvdso_clock_getres_data(vd, c->clk, &res);
+		expect_time("clock_getres", c->name, ret, res.tv_sec, res.tv_nsec, want);
+		memset(&res32, 0xa5, sizeof(res32));
+		ret = __cvdso_clock_getres32_data(vd, c->clk, &res32);
+		expect_time("clock_getres32", c->name, ret, res32.tv_sec,
+			    res32.tv_nsec, want);
+		expect_time("clock_getres(NULL)", c->name,
+			    __cvdso_clock_getres_data(vd, c->clk, NULL), 0, 0,
+			    (struct test_time){ 0, 0 });
+		expect_time("clock_getres32(NULL)", c->name,
+			    __cvdso_clock_getres32_data(vd, c->clk, NULL), 0, 0,
+			    (struct test_time){ 0, 0 });
+	}
+}
+
+static void test_clock_getres(void)
+{
+	uint64_t rng = 3;
+
+	install_case(&pages.real, &clock_cases[1], &rng);
+	pages.real.data[CS_HRES_COARSE].hrtimer_res = 1;
+	case_begin("clock_getres: hres and raw give hrtimer_res, coarse the tick (%" PRIu64
+		   " ns at HZ=%d), NULL res accepted", tick_nsec(), HZ);
+	check_clock_getres(pages.real.data, pages.real.data);
+	case_end();
+}
+
+/* ---- 4. No timekeeper, and time namespaces. ---- */
+
+/* With no counter to read every reading goes to the system call; getres still answers, as in Linux. */
+static void expect_reads_fall_back(const struct vdso_data *vd,
+				   const struct vdso_data *real)
+{
+	struct __kernel_old_timeval tv;
+	struct vdso_timezone tz;
+	__kernel_old_time_t t;
+
+	for (int i = 0; i < NR_CLOCKS; i++) {
+		struct __kernel_timespec ts;
+		struct __kernel_old_timespec ts32;
+		int clk = clocks[i].clk;
+
+		expect_fallback("clock_gettime", __cvdso_clock_gettime_data(vd, clk, &ts),
+				TEST_FB_CLOCK_GETTIME, clk, &ts, NULL);
+		expect_fallback("clock_gettime32",
+				__cvdso_clock_gettime32_data(vd, clk, &ts32),
+				TEST_FB_CLOCK_GETTIME32, clk, &ts32, NULL);
+	}
+	expect_fallback("gettimeofday(tv, NULL)", __cvdso_gettimeofday_data(vd, &tv, NULL),
+			TEST_FB_GETTIMEOFDAY, 0, &tv, NULL);
+	expect_fallback("gettimeofday(tv, tz)", __cvdso_gettimeofday_data(vd, &tv, &tz),
+			TEST_FB_GETTIMEOFDAY, 0, &tv, &tz);
+	expect_fallback("time(NULL)", __cvdso_time_data(vd, NULL), TEST_FB_TIME, 0,
+			NULL, NULL);
+	expect_fallback("time(&t)", __cvdso_time_data(vd, &t), TEST_FB_TIME, 0, &t, NULL);
+	check_clock_getres(vd, real);
+}
+
+static void set_clock_mode(union test_page *page, int32_t mode, uint32_t seq)
+{
+	for (int e = 0; e < CS_BASES; e++) {
+		page->data[e].clock_mode = mode;
+		page->data[e].seq = seq;
+	}
+}
+
+static void test_clock_mode_none(void)
+{
+	uint64_t rng = 4;
+
+	/* Odd too: a writer that switched to NONE mid-update must not be waited for. */
+	for (uint32_t seq = 40; seq <= 41; seq++) {
+		case_begin("clock_mode NONE, seq %s: every clock, gettimeofday and time"
+			   " take the system call", seq & 1 ? "odd" : "even");
+		install_case(&pages.real, &clock_cases[3], &rng);
+		set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, seq);
+		expect_reads_fall_back(pages.real.data, pages.real.data);
+		case_end();
+	}
+}
+
+/*
+ * As the kernel sets them (timens_setup_vdso_data): offsets for the
+ * monotonic and boot clocks in both entries, none for realtime or TAI.
+ * Distinct per slot here, one negative, some carrying into the seconds.
+ */
+static const struct {
+	int clk;
+	struct timens_offset offset;
+} timens_offsets[] = {
+	{ VDSO_CLOCK_MONOTONIC, { -3601, 250000000 } },
+	{ VDSO_CLOCK_MONOTONIC_COARSE, { 3 * 86400, 900000000 } },
+	{ VDSO_CLOCK_MONOTONIC_RAW, { 7, 999999999 } },
+	{ VDSO_CLOCK_BOOTTIME, { 1000, 600000000 } },
+};
+
+static void install_timens_page(uint64_t *rng)
+{
+	union test_page *ns = &pages.timens;
+
+	/* Whatever else a namespace page holds must not be read. */
+	fill_decoys(ns, test_counter, rng);
+	for (int e = 0; e < CS_BASES; e++) {
+		memset(ns->data[e].offset, 0, sizeof(ns->data[e].offset));
+		for (size_t i = 0; i < sizeof(timens_offsets) / sizeof(timens_offsets[0]); i++)
+			ns->data[e].offset[timens_offsets[i].clk] = timens_offsets[i].offset;
+	}
+	set_clock_mode(ns, VDSO_CLOCKMODE_TIMENS, 1);
+}
+
+static void test_timens(void)
+{
+	const struct clock_case *cc = &clock_cases[3];
+	uint64_t rng = 5;
+
+	case_begin("time namespace: real page + offsets for %d clocks, gettimeofday;"
+		   " getres, tz and time from the real page", NR_CLOCKS);
+	install_case(&pages.real, cc, &rng);
+	install_timens_page(&rng);
+	for (int i = 0; i < NR_CLOCKS; i++) {
+		const struct clock_desc *c = &clocks[i];
+		const struct vdso_data *ns = &pages.timens.data[clock_entry(c)];
+
+		check_clock_gettime(pages.timens.data, c,
+				    add_offset(expected_time(cc, c), &ns->offset[c->clk]));
+	}
+	check_realtime_entries(pages.timens.data,
+			       add_offset(expected_time(cc, &clocks[0]),
+					  &pages.timens.data[0].offset[VDSO_CLOCK_REALTIME]),
+			       pages.real.data);
+	check_clock_getres(pages.timens.data, pages.real.data);
+	case_end();
+
+	case_begin("time namespace over clock_mode NONE: every reading takes the system call");
+	set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, 2);
+	expect_reads_fall_back(pages.timens.data, pages.real.data);
+	case_end();
+}
+
+/* The seqcount's begin test, whichever seq/clock_mode load this host compiles. */
+static void test_read_ready(void)
+{
+	static const uint32_t seqs[] = { 0, 1, 2, 3, 0x7fffffff, 0x80000000,
+					 0xfffffffe, 0xffffffff };
+	static const int32_t modes[] = { VDSO_CLOCKMODE_NONE, VDSO_CLOCKMODE_ARCHTIMER,
+					 VDSO_CLOCKMODE_TIMENS, 2, -1, INT_MIN };
+	struct vdso_data vd = { 0 };
+
+	case_begin("seqcount begin: ready exactly when seq is even and clock_mode is not NONE");
+	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
+		for (size_t j = 0; j < sizeof(modes) / sizeof(modes[0]); j++) {
+			bool want = !(seqs[i] & 1) && modes[j] != VDSO_CLOCKMODE_NONE;
+
+			vd.seq = seqs[i];
+			vd.clock_mode = modes[j];
+			if (vdso_read_ready(&vd, vdso_read_seq(&vd)) != want)
+				case_fail("seq %#" PRIx32 " clock_mode %" PRId32 ": ready %d",
+					  seqs[i], modes[j], !want);
+		}
+	}
+	case_end();
+}
+
+/* ---- 5. The seqcount against a writer thread. ---- */
+
+/*
+ * Every generation the writer publishes lies on one line per clock: a
+ * random cycle_last in [C0, C0 + SPREAD) with the base at
+ * t0 + (cycle_last - C0) * ns_per_cycle, and mult/shift alternating
+ * between two pairs of equal ratio.  So any consistent read at counter c
+ * is exactly t0 + (c - C0) * ns_per_cycle, and a torn one (cycle_last,
+ * base, sec, nsec, mult or shift from different generations) is not.
+ * Coarse bases carry nsec as a function of sec.  Readers' counters lie
+ * 2^32 to 3 * 2^32 cycles past C0, above every cycle_last: deltas often
+ * use the high word.
+ */
+#define TORTURE_READERS	2
+#define TORTURE_READS	1000000
+#define TORTURE_C0	0x0123456789000000ull
+#define TORTURE_SPREAD	(1ull << 32)
+/* One read in this many waits mid-read for a new generation, as a preempted reader would. */
+#define TORTURE_PREEMPT_EVERY	1024
+
+static const uint32_t torture_ns_per_cycle[CS_BASES] = { 3, 5 };
+static const uint32_t torture_shifts[2] = { 8, 20 };
+
+static uint64_t torture_generations;	/* published so far */
+static int torture_readers_done;
+
+static uint64_t torture_t0(int clk)
+{
+	return (REALTIME_2025 + clock_skew_sec(clk)) * NSEC_PER_SEC;
+}
+
+static uint64_t coarse_nsec_of(uint64_t sec)
+{
+	return sec * 7919 % NSEC_PER_SEC;
+}
+
+static void store64(vdso_u64 *p, uint64_t v)
+{
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+}
+
+static void publish(struct vdso_data *d, int entry, uint64_t generation,
+		    uint64_t *rng)
+{
+	uint32_t shift = torture_shifts[generation & 1];
+	uint32_t k = torture_ns_per_cycle[entry];
+	uint64_t cycle_last = TORTURE_C0 + random64(rng) % TORTURE_SPREAD;
+
+	__atomic_store_n(&d->seq, 2 * (uint32_t)generation + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	store64(&d->cycle_last, cycle_last);
+	__atomic_store_n(&d->mult, k << shift, __ATOMIC_RELAXED);
+	__atomic_store_n(&d->shift, shift, __ATOMIC_RELAXED);
+	for (int i = 0; i < NR_CLOCKS; i++) {
+		const struct clock_desc *c = &clocks[i];
+		struct vdso_timestamp *base = &d->basetime[c->clk];
+
+		if (clock_entry(c) != entry)
+			continue;
+		if (c->kind == CLOCK_KIND_COARSE) {
+			uint64_t sec = generation + clock_skew_sec(c->clk);
+
+			store64(&base->sec, sec);
+			store64(&base->nsec, coarse_nsec_of(sec));
+		} else {
+			uint64_t t = torture_t0(c->clk) + (cycle_last - TORTURE_C0) * k;
+
+			store64(&base->sec, t / NSEC_PER_SEC);
+			store64(&base->nsec, t % NSEC_PER_SEC << shift);
+		}
+	}
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	__atomic_store_n(&d->seq, 2 * (uint32_t)generation + 2, __ATOMIC_RELAXED);
+}
+
+static void *torture_writer(void *arg)
+{
+	uint64_t rng = 6, generation = 0;
+
+	(void)arg;
+	while (__atomic_load_n(&torture_readers_done, __ATOMIC_RELAXED) < TORTURE_READERS) {
+		generation++;
+		for (int e = 0; e < CS_BASES; e++)
+			publish(&pages.real.data[e], e, generation, &rng);
+		__atomic_store_n(&torture_generations, generation, __ATOMIC_RELEASE);
+		/* A varying pause leaves readers whole windows, and some not. */
+		for (uint64_t n = random64(&rng) % 4096; n; n--)
+			__asm__ __volatile__("");
+	}
+	return NULL;
+}
+
+/* What the reader loop asks of its next read's counter hook. */
+static _Thread_local bool mid_read_preempt;
+static _Thread_local unsigned int mid_read_latency;
+
+/*
+ * A counter read that takes a while widens the window a writer can land
+ * in; a preempted one (first attempt only) lets a whole generation in, so
+ * the end check must fail and the read retry.
+ */
+static void torture_mid_read(void)
+{
+	if (mid_read_preempt && test_rmb_count == 1) {
+		uint64_t seen = __atomic_load_n(&torture_generations, __ATOMIC_ACQUIRE);
+
+		while (__atomic_load_n(&torture_generations, __ATOMIC_ACQUIRE) == seen)
+			sched_yield();
+	}
+	for (unsigned int n = mid_read_latency; n; n--)
+		__asm__ __volatile__("");
+}
+
+struct torture_reader {
+	uint64_t seed;
+	unsigned long preempted, retried_reads, retries, relaxes, torn;
+	/* The first inconsistent read. */
+	int bad_clk;
+	long bad_ret;
+	uint64_t bad_counter, bad_sec, bad_nsec;
+};
+
+static bool torture_consistent(const struct clock_desc *c, uint64_t counter,
+			       uint64_t sec, uint64_t nsec)
+{
+	if (nsec >= NSEC_PER_SEC)
+		return false;
+	if (c->kind == CLOCK_KIND_COARSE)
+		return nsec == coarse_nsec_of(sec);
+	return sec * NSEC_PER_SEC + nsec == torture_t0(c->clk) +
+		(counter - TORTURE_C0) * torture_ns_per_cycle[clock_entry(c)];
+}
+
+static void *torture_reader(void *arg)
+{
+	struct torture_reader *r = arg;
+	uint64_t rng = r->seed;
+
+	test_counter_hook = torture_mid_read;
+	for (int i = 0; i < TORTURE_READS; i++) {
+		const struct clock_desc *c = &clocks[i % NR_CLOCKS];
+		struct __kernel_timespec ts;
+		long ret;
+
+		test_counter = TORTURE_C0 + TORTURE_SPREAD + random64(&rng) % (2 * TORTURE_SPREAD);
+		/* Only hres and raw reads call the counter hook. */
+		mid_read_preempt = c->kind != CLOCK_KIND_COARSE &&
+				   random64(&rng) % TORTURE_PREEMPT_EVERY == 0;
+		r->preempted += mid_read_preempt;
+		mid_read_latency = random64(&rng) % 64;
+		test_rmb_count = 0;
+		ret = __cvdso_clock_gettime_data(pages.real.data, c->clk, &ts);
+		/* Two barriers per attempt. */
+		if (test_rmb_count > 2) {
+			r->retried_reads++;
+			r->retries += test_rmb_count / 2 - 1;
+		}
+		if (!ret && torture_consistent(c, test_counter, ts.tv_sec, ts.tv_nsec))
+			continue;
+		if (!r->torn++) {
+			r->bad_clk = c->clk;
+			r->bad_ret = ret;
+			r->bad_counter = test_counter;
+			r->bad_sec = ts.tv_sec;
+			r->bad_nsec = ts.tv_nsec;
+		}
+	}
+	r->relaxes = test_relax_count;
+	__atomic_fetch_add(&torture_readers_done, 1, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_seqcount_torture(void)
+{
+	struct torture_reader readers[TORTURE_READERS] = { 0 };
+	pthread_t writer, reader_threads[TORTURE_READERS];
+	bool started[TORTURE_READERS];
+	unsigned long preempted = 0, retried_reads = 0, retries = 0, relaxes = 0;
+	uint64_t rng = 7;
+	struct timespec start, end;
+
+	case_begin("seqcount: %d readers x %d reads against a writer thread",
+		   TORTURE_READERS, TORTURE_READS);
+	fill_decoys(&pages.real, TORTURE_C0, &rng);
+	for (int e = 0; e < CS_BASES; e++)
+		publish(&pages.real.data[e], e, 0, &rng);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (pthread_create(&writer, NULL, torture_writer, NULL)) {
+		case_fail("cannot start the writer thread");
+		case_end();
+		return;
+	}
+	for (int i = 0; i < TORTURE_READERS; i++) {
+		readers[i].seed = 100 + i;
+		started[i] = !pthread_create(&reader_threads[i], NULL, torture_reader,
+					     &readers[i]);
+		if (!started[i]) {
+			case_fail("cannot start reader thread %d", i);
+			/* The writer stops once it has heard from every reader. */
+			__atomic_fetch_add(&torture_readers_done, 1, __ATOMIC_RELAXED);
+		}
+	}
+	for (int i = 0; i < TORTURE_READERS; i++) {
+		struct torture_reader *r = &readers[i];
+
+		if (started[i])
+			pthread_join(reader_threads[i], NULL);
+		preempted += r->preempted;
+		retried_reads += r->retried_reads;
+		retries += r->retries;
+		relaxes += r->relaxes;
+		if (r->torn)
+			case_fail("reader %d: %lu inconsistent reads; first: clock %d at"
+				  " counter %#" PRIx64 " returned %ld, {%" PRIu64 ", %"
+				  PRIu64 "}", i, r->torn, r->bad_clk, r->bad_counter,
+				  r->bad_ret, r->bad_sec, r->bad_nsec);
+	}
+	pthread_join(writer, NULL);
+	clock_gettime(CLOCK_MONOTONIC, &end);
+	printf("# seqcount: %" PRIu64 " generations written; %lu reads retried"
+	       " (%lu of them preempted mid-read), %lu retries in all,"
+	       " %lu spins on an odd seq; %.2f s\n", torture_generations,
+	       retried_reads, preempted, retries, relaxes,
+	       (double)(end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9);
+	/* Every preempted read must have retried; the rest may have. */
+	if (retried_reads < preempted || !retried_reads)
+		case_fail("%lu reads retried, fewer than the %lu preempted mid-read",
+			  retried_reads, preempted);
+	snprintf(case_name + strlen(case_name), sizeof(case_name) - strlen(case_name),
+		 ": none torn, %lu retried", retried_reads);
+	case_end();
+}
+
+int main(void)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	start_watchdog();
+	test_delta_random();
+	test_delta_edges();
+	/* Before any read: a wrong begin test would hang them. */
+	test_read_ready();
+	test_clock_reads();
+	test_unserved_clocks();
+	test_clock_getres();
+	test_clock_mode_none();
+	test_timens();
+	test_seqcount_torture();
+	return total_failures ? 1 : 0;
+}

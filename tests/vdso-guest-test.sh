@@ -1,0 +1,69 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# Runs tests/guest/vdso-clock-test on each target under ppctime-run: ABI
+# and bad input, agreement with the syscall, monotonicity, the seqcount
+# under a 10 kHz timekeeper, and no syscall on the fast path.
+set -eu
+: "${top_builddir:=.}"
+. "$top_builddir/tests/config.sh"
+run=$top_builddir/launcher/ppctime-run
+failed=0
+
+# served clocks, then ones the vDSO passes to the kernel
+served="0 1 4 5 6 7 11"
+passed_on="2 3"
+
+# guest TARGET ARGS...: one run, its lines tagged with the target; a run
+# that fails without saying why is reported as a failure too.
+guest() {
+	local t=$1 out status
+	shift
+	set +e
+	out=$("$run" "$@")
+	status=$?
+	set -e
+	printf '%s\n' "$out" | sed "s/^\(PASS\|FAIL\|SKIP\): /&$t: /"
+	if [ "$status" -ne 0 ]; then
+		failed=1
+		case $out in
+		*FAIL:*) ;;
+		*) echo "FAIL: $t: ppctime-run $* exited with status $status" ;;
+		esac
+	fi
+}
+
+for t in $TARGETS; do
+	prog=$top_builddir/tests/guest/vdso-clock-test-$t
+	guest "$t" "$prog" abi
+
+	# Exact agreement needs the timekeeper to mirror the host's own
+	# timekeeping; a steering one is held to 2 us.
+	mode=$("$run" -v "$prog" calls 0 0 2>&1 >/dev/null |
+		sed -n 's/.*timekeeper: \([a-z]*\).*/\1/p')
+	tolerance=0
+	if [ "$mode" != mirror ]; then
+		echo "SKIP: $t: exact agreement: the timekeeper steers (mode '${mode:-unknown}'): the host's timekeeping cannot be mirrored here; holding the vDSO to 2 us instead"
+		tolerance=2000
+	fi
+	guest "$t" "$prog" agree "$tolerance"
+	guest "$t" "$prog" monotonic
+	guest "$t" --update-hz=10000 "$prog" torture
+
+	# QEMU's -strace: no clock_gettime syscall for served clocks, one
+	# per call for the others.
+	for clk in $served $passed_on; do
+		n=$(QEMU_STRACE=1 "$run" "$prog" calls "$clk" 100 2>&1 |
+			grep -c 'clock_gettime' || :)
+		case " $passed_on " in
+		*" $clk "*) want=100 ;;
+		*) want=0 ;;
+		esac
+		if [ "$n" -eq "$want" ]; then
+			echo "PASS: $t: strace: 100 vDSO calls on clock $clk made $n clock_gettime syscalls"
+		else
+			echo "FAIL: $t: strace: 100 vDSO calls on clock $clk made $n clock_gettime syscalls, expected $want"
+			failed=1
+		fi
+	done
+done
+exit $failed
