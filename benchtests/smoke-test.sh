@@ -1,0 +1,23 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A quick run of each benchmark, checking that it runs and that its output
+# parses, not how fast anything is.
+set -eu
+: "${top_builddir:=.}" "${srcdir:=.}"
+cd "$top_builddir"
+. tests/config.sh
+failed=0
+for t in $TARGETS; do
+	out=$("$srcdir"/benchtests/insn-count launcher/ppctime-run benchtests/vdso-insns-$t) || :
+	# every line: ENTRY CLOCK COUNT COUNT, counts plain or '~'-marked numbers
+	rows=$(printf '%s\n' "$out" | grep -cE '^[_a-z0-9]+ [-A-Z_]+ ~?[0-9]+ ~?[0-9]+$' || :)
+	served=$(printf '%s\n' "$out" | awk '$1 ~ /clock_gettime/ && $2 == "MONOTONIC" && $3 + 0 > 0' | wc -l)
+	if [ "$rows" -ge 10 ] && [ "$rows" -eq "$(printf '%s\n' "$out" | wc -l)" ] && [ "$served" -ge 2 ]; then
+		echo "PASS: $t: insn-count: $rows cases parsed"
+	else
+		echo "FAIL: $t: insn-count: output does not parse ($rows rows):"
+		printf '%s\n' "$out" | head -5
+		failed=1
+	fi
+done
+exit $failed
