@@ -64,6 +64,9 @@ static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
 	return (cycles - last) * mult;
 }
 #define vdso_calc_delta	vdso_calc_delta
+#elif defined(VDSO_VARIANT_MATH64)
+/* For the benchmarks only: ppc32 left to the compiler's 64-bit math. */
+#define __arch_get_hw_counter	ppc32_get_tb_exact
 #else
 #include <asm/vdso/delta32.h>
 static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
