@@ -1,0 +1,74 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# A very brief run of each microbenchmark (benchtests/micro.mk) on each
+# target under ppctime-run, checking that it runs, that its output parses
+# as benchtests/timings reads it, and that it refuses a bad argument; not
+# how fast anything is.
+set -eu
+: "${top_builddir:=.}"
+cd "$top_builddir"
+. tests/config.sh
+run=launcher/ppctime-run
+failed=0
+
+# check NAME OUTPUT AWK-ARGUMENTS...: the awk program exits 0 when OUTPUT parses
+check() {
+	local name=$1 output=$2
+	if printf '%s\n' "$output" | awk "${@:3}"; then
+		echo "PASS: $name"
+	else
+		echo "FAIL: $name: output does not parse:"
+		printf '%s\n' "$output" | head -5 | sed 's/^/    /'
+		failed=1
+	fi
+}
+
+for t in $TARGETS; do
+	# every line "NAME: METHOD: NS nsec/call"; 10 names, and vdso lines
+	# exactly when there is a vDSO
+	for config in vdso no-vdso; do
+		options=() vdso_lines=10
+		if [ "$config" = no-vdso ]; then
+			options=(--no-vdso) vdso_lines=0
+		fi
+		out=$("$run" "${options[@]}" benchtests/vdsotest-$t 0.001 2>&1) || :
+		check "$t: vdsotest, $config" "$out" -v vdso_lines="$vdso_lines" '
+			/^[-a-z]+: (syscall|libc|vdso): [0-9]+\.[0-9] nsec\/call$/ && $3 > 0 {
+				sub(/:$/, "", $1); names[$1] = 1; methods[$2]++; next }
+			{ bad = 1 }
+			END {
+				for (n in names) count++
+				exit bad || count != 10 || methods["syscall:"] != 10 ||
+				     methods["libc:"] != 10 ||
+				     methods["vdso:"] != vdso_lines
+			}'
+	done
+	out=$("$run" benchtests/tb-$t 1000 2>&1) || :
+	check "$t: tb" "$out" 'NR == 1 && /^time = [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { ok = 1; next } { ok = 0 } END { exit !ok }'
+	out=$("$run" benchtests/null_syscall-$t 0.01 2 2>&1) || :
+	check "$t: null_syscall" "$out" '
+		NR == 1 && /^getppid: 2 rounds, [1-9][0-9]* calls$/ { n++; next }
+		NR == 2 && /^ticks\/call: mean = [0-9.]+ sd = [0-9.]+$/ && $4 > 0 { n++; next }
+		NR == 3 && /^ns\/call: mean = [0-9.]+ sd = [0-9.]+$/ && $4 > 0 { n++; next }
+		{ n = -9 } END { exit n != 3 }'
+	out=$("$run" benchtests/context_switch-$t 0.01 2>&1) || :
+	check "$t: context_switch" "$out" '
+		NR == 1 && /^context_switch: [1-9][0-9]* round trips in [0-9.]+ s$/ { n++; next }
+		NR == 2 && /^switches\/s = [1-9][0-9]*$/ { n++; next }
+		{ n = -9 } END { exit n != 2 }'
+
+	# a bad argument: a message and status 2, passed through by ppctime-run
+	refused=
+	for program in vdsotest tb null_syscall context_switch; do
+		status=0
+		"$run" benchtests/$program-$t not-a-number >/dev/null 2>&1 || status=$?
+		[ "$status" -eq 2 ] || refused="$refused $program(status $status)"
+	done
+	if [ -z "$refused" ]; then
+		echo "PASS: $t: bad arguments refused"
+	else
+		echo "FAIL: $t: bad arguments not refused with status 2:$refused"
+		failed=1
+	fi
+done
+exit $failed

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0
+# The list's microbenchmarks (benchtests/README.md), dynamic powerpc
+# programs per target: benchtests/PROGRAM-TARGET.  benchtests/timings runs
+# them for "make bench"; make check runs each once, briefly
+# (benchtests/micro-smoke-test.sh).
+
+MICRO_BENCHMARKS = tb null_syscall context_switch vdsotest
+
+# $(1): program, $(2): target
+define micro_rules
+benchtests/$(1)-$(2): $(srcdir)/benchtests/$(1).c $(srcdir)/tests/guest/vdso_call.h
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC "$$@"
+	@$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra \
+		-I$(srcdir)/tests/guest -o $$@ $$< -ldl -lm
+endef
+$(foreach p,$(MICRO_BENCHMARKS),$(foreach t,$(TARGETS),$(eval $(call micro_rules,$(p),$(t)))))
+
+MICRO_PROGRAMS = $(foreach p,$(MICRO_BENCHMARKS),$(foreach t,$(TARGETS),benchtests/$(p)-$(t)))
+BENCH_DEPS += $(MICRO_PROGRAMS)
+CHECK_DEPS += $(MICRO_PROGRAMS)
+TESTS += $(srcdir)/benchtests/micro-smoke-test.sh
+CLEANFILES += $(MICRO_PROGRAMS)
