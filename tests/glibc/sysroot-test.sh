@@ -1,0 +1,214 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# ppctime's tests of the sysroots (sysroot/TRIPLET, 'make sysroot'): the
+# sysroot works as a cross sysroot, and the glibc in it reaches the vDSO.
+# Per target, tests/glibc/sysroot-probe.c is built against the sysroot
+# (sysroot/TRIPLET-gcc), dynamic and static, and on ppc32 also with 64-bit
+# time_t, then run by ppctime-run --sysroot:
+#   - the dynamic probe runs on the sysroot's libc, not Debian's;
+#   - the fast clocks make no time system call (QEMU's -strace), while
+#     with --no-vdso the same calls are all system calls;
+#   - with --realtime=2040-01-01 a 64-bit time_t program reads 2040 from
+#     clock_gettime, gettimeofday, time and timespec_get without a system
+#     call, and a 32-bit one gets EOVERFLOW where glibc defines it;
+#   - a bad clock id gives EINVAL through every entry, with the vDSO and
+#     without it, and a clock the vDSO hands on leaves errno alone;
+#   - __ppc_get_timebase_freq is the timekeeper's frequency, and the
+#     timebase really runs at it;
+#   - with a vDSO missing an entry glibc binds, everything still works, the
+#     missing entry's calls going to the system call or, on ppc32, to the
+#     32-bit entry.
+# Protocol: tests/README.md.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+. "$top_builddir/tests/config.sh"
+top_builddir=$(cd "$top_builddir" && pwd)
+srcdir=$(cd "$srcdir" && pwd)
+run=$top_builddir/launcher/ppctime-run
+probe_src=$srcdir/tests/glibc/sysroot-probe.c
+work=$(mktemp -d "${TMPDIR:-/tmp}/sysroot-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+failed=0
+fast_calls=100
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1: $2"; failed=1; }
+skip() { echo "SKIP: $1: $2"; }
+
+# Show what a case saw, for the log.
+show() {
+	sed 's/^/    out: /' "$work/out"
+	grep -v '^[0-9]* ' "$work/err" | sed 's/^/    err: /'
+}
+
+# launch ARGS...: ppctime-run ARGS with QEMU's -strace on; stdout in out,
+# stderr (the strace) in err; status in $status.
+launch() {
+	QEMU_STRACE=1 "$run" "$@" >"$work/out" 2>"$work/err"
+	status=$?
+}
+
+# The time system calls the last launch made.  QEMU 7.2 names no
+# clock_getres_time64 (ppc32's 406) and answers it ENOSYS.
+time_syscalls() {
+	grep -cE '^[0-9]+ ((clock_gettime|clock_gettime64|clock_getres|clock_getres_time64|gettimeofday|time)\(|Unknown syscall 40[36]$)' \
+		"$work/err" || :
+}
+
+# The vDSO image ppctime-run maps by default for a target.
+vdso_image() {
+	case $1 in
+	ppc32) echo vdso32.so ;;
+	ppc64) echo vdso64.so ;;
+	ppc64le) echo vdso64le.so ;;
+	esac
+}
+
+# value KEY: the value of "KEY: value" in the last launch's output.
+value() { sed -n "s/^$1: //p" "$work/out"; }
+
+for target in $TARGETS; do
+	eval "triplet=\$TRIPLET_$target"
+	sysroot=$top_builddir/sysroot/$triplet
+	variants="dynamic static"
+	[ "$target" != ppc32 ] || variants="$variants dynamic-time64 static-time64"
+	if [ ! -f "$sysroot.stamp" ]; then
+		skip "sysroot $target" "no sysroot built in $sysroot (make sysroot)"
+		continue
+	fi
+	if [ ! -x "$run" ]; then
+		fail "sysroot $target" "$run is not built"
+		continue
+	fi
+
+	for variant in $variants; do
+		name="sysroot $target $variant"
+		flags=
+		case $variant in static*) flags="$flags -static" ;; esac
+		case $variant in *-time64) flags="$flags -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;; esac
+		probe=$work/probe-$target-$variant
+		# shellcheck disable=SC2086
+		if ! "$sysroot-gcc" -std=gnu11 -Wall -Wextra -O2 $flags \
+			-o "$probe" "$probe_src" >"$work/out" 2>&1; then
+			fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
+			continue
+		fi
+		# Start files and C library from the sysroot, not Debian's.
+		linked=$(cd "$work" && "$sysroot-gcc" $flags -o "$probe.trace" "$probe_src" \
+			-Wl,--trace 2>/dev/null | grep -E '/(crt1|Scrt1)\.o$|/libc\.(a|so(\.6)?)$' | sort -u)
+		case $(printf '%s\n' "$linked" | grep -vc "^$sysroot/") in
+		0) pass "$name: builds against the sysroot" ;;
+		*) fail "$name: builds against the sysroot" "linked $(echo $linked)" ;;
+		esac
+		time64=no
+		case $variant in *-time64) time64=yes ;; esac
+		[ "$target" = ppc32 ] || time64=yes
+
+		if [ "$variant" = dynamic ]; then
+			launch --sysroot="$sysroot" "$probe" libc
+			libc=$(value libc)
+			case $libc in
+			"$sysroot"/*) pass "$name: runs on the sysroot's libc" ;;
+			*) fail "$name: runs on the sysroot's libc" "libc mapped from '$libc' (status $status)"; show ;;
+			esac
+		fi
+
+		# The vDSO is used: no time system call from the fast clocks.
+		launch --sysroot="$sysroot" "$probe" fast $fast_calls
+		with_vdso=$(time_syscalls)
+		fast_ok=$(value fast)
+		launch --no-vdso --sysroot="$sysroot" "$probe" fast $fast_calls
+		without_vdso=$(time_syscalls)
+		fast_ok="$fast_ok $(value fast)"
+		echo "info: $name: $fast_calls rounds of every fast entry: $with_vdso time system calls with the vDSO, $without_vdso without"
+		if [ "$with_vdso" -eq 0 ] && [ "$without_vdso" -ge $fast_calls ] && [ "$fast_ok" = "ok ok" ]; then
+			pass "$name: fast clocks make no system call"
+		else
+			fail "$name: fast clocks make no system call" \
+				"$with_vdso time system calls with the vDSO, $without_vdso without (status $status)"
+			show
+		fi
+
+		# Year 2040.
+		launch --sysroot="$sysroot" --realtime=2040-01-01 "$probe" year
+		calls=$(time_syscalls)
+		if [ $time64 = yes ]; then
+			expected="clock_gettime: 2040
+gettimeofday: 2040
+time: 2040
+timespec_get: 2040"
+		else
+			expected="clock_gettime: -1 EOVERFLOW
+gettimeofday: -1 EOVERFLOW
+time: -1 EOVERFLOW
+timespec_get: 0 EOVERFLOW"
+		fi
+		if [ "$(grep -v '^time_t:' "$work/out")" = "$expected" ] && [ "$calls" -eq 0 ]; then
+			pass "$name: year 2040 ($(value time_t) time_t) without a system call"
+		else
+			fail "$name: year 2040 ($(value time_t) time_t) without a system call" \
+				"$calls time system calls; saw: $(tr '\n' ';' <"$work/out")"
+			show
+		fi
+
+		# errno for bad clock ids, with the vDSO and through the syscalls.
+		launch --sysroot="$sysroot" "$probe" errno
+		cp "$work/out" "$work/errno-vdso"
+		launch --no-vdso --sysroot="$sysroot" "$probe" errno
+		if [ "$(grep -c ': -1 EINVAL$' "$work/errno-vdso")" -eq 6 ] \
+			&& grep -qx 'clock_gettime(CLOCK_PROCESS_CPUTIME_ID): 0 EBADF' "$work/errno-vdso" \
+			&& cmp -s "$work/errno-vdso" "$work/out"; then
+			pass "$name: bad clock ids give EINVAL, as the syscalls do"
+		else
+			fail "$name: bad clock ids give EINVAL, as the syscalls do" \
+				"with the vDSO: $(tr '\n' ';' <"$work/errno-vdso") without: $(tr '\n' ';' <"$work/out")"
+		fi
+
+		# The timebase frequency: the timekeeper's, and true.
+		launch --verbose --sysroot="$sysroot" "$probe" tbfreq
+		keeper=$(sed -n 's/.*timebase \([0-9]*\) Hz.*/\1/p' "$work/err" | head -n 1)
+		freq=$(value tbfreq)
+		measured=$(value measured)
+		if [ -n "$keeper" ] && [ "$freq" = "$keeper" ] && [ "$(time_syscalls)" -eq 0 ] \
+			&& awk -v f="$freq" -v m="$measured" 'BEGIN { d = (m - f) / f; exit !(d < 0.01 && d > -0.01) }'; then
+			pass "$name: __ppc_get_timebase_freq is the timekeeper's $keeper Hz"
+		else
+			fail "$name: __ppc_get_timebase_freq is the timekeeper's" \
+				"glibc says '$freq', the timekeeper '$keeper', measured '$measured'"
+			show
+		fi
+
+		# A vDSO without one of the entries glibc binds: the rest still
+		# serve, and the missing one's calls go to the system call with
+		# the same results.  The image is ppctime's with the entry's name
+		# changed.  Where the missing entry has another vDSO entry behind
+		# it (ppc32's 64-bit entries), still no system call.
+		case $target:$variant in
+		ppc32:*-time64) partial="__kernel_clock_getres_time64:0 __kernel_clock_gettime64:0" ;;
+		ppc32:*) partial= ;;
+		*) partial="__kernel_time:$fast_calls __kernel_gettimeofday:$fast_calls __kernel_clock_getres:" ;;
+		esac
+		for entry in $partial; do
+			symbol=${entry%%:*} expected_calls=${entry#*:}
+			image=$work/vdso-without$symbol.so
+			if ! perl -0777 -e '$_ = <STDIN>; $n = s/\Q$ARGV[0]\E\0/substr($ARGV[0], 0, -1) . "_\0"/ge; print; exit($n != 1)' \
+				"$symbol" <"$top_builddir/vdso-kernel/$(vdso_image "$target")" >"$image"; then
+				fail "$name: a vDSO without $symbol" "cannot make the image"
+				continue
+			fi
+			launch --vdso="$image" --sysroot="$sysroot" "$probe" fast $fast_calls
+			calls=$(time_syscalls)
+			fast_ok=$(value fast)
+			launch --vdso="$image" --sysroot="$sysroot" "$probe" errno
+			echo "info: $name: $fast_calls rounds with a vDSO without $symbol: $calls time system calls"
+			if [ "$fast_ok" = ok ] && cmp -s "$work/errno-vdso" "$work/out" \
+				&& { [ -z "$expected_calls" ] || [ "$calls" -eq "$expected_calls" ]; }; then
+				pass "$name: a vDSO without $symbol"
+			else
+				fail "$name: a vDSO without $symbol" \
+					"fast: '$fast_ok', $calls time system calls (expected ${expected_calls:-some}); errno: $(tr '\n' ';' <"$work/out")"
+			fi
+		done
+	done
+done
+exit $failed
