@@ -2,8 +2,8 @@
 # The launcher: launcher/ppctime-run (host) and, per target, the static
 # guest loader launcher/ppctime-loader-TARGET; tests/launcher-test.sh and
 # its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET.
-# launcher/timekeeper.o comes from its owner's fragment; vdso_image.c is
-# compiled in, as tests/vdso-check.mk does.
+# launcher/timekeeper.o comes from its own fragment; launcher/vdso_image.o
+# is built here and linked by tests/vdso-check.mk too.
 
 launcher_src = $(srcdir)/launcher
 LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/ppctime-loader-$(t))
@@ -27,11 +27,15 @@ launcher/ppctime-run.o: $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper
 	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -I$(srcdir)/vdso-kernel/include \
 		$(launcher_defs) -c -o $@ $<
 
-launcher/ppctime-run: launcher/ppctime-run.o launcher/timekeeper.o \
-		$(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
+# The ELF reader, also linked into tests/vdso-check.
+launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
+	@$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
+
+launcher/ppctime-run: launcher/ppctime-run.o launcher/timekeeper.o launcher/vdso_image.o
 	$(quiet) LD $@
-	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) $(LDFLAGS) -o $@ \
-		launcher/ppctime-run.o launcher/timekeeper.o $(launcher_src)/vdso_image.c
+	@$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
 # The loader: static, and linked well above 0x10000000 where static ET_EXEC
 # programs sit (Debian's cross toolchains have no static-pie).  The probe:
@@ -67,5 +71,6 @@ INSTALL_BIN += launcher/ppctime-run
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
 TESTS += $(srcdir)/tests/launcher-test.sh
 CHECK_DEPS += $(LAUNCHER_PROBES)
-CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o $(LAUNCHER_LOADERS) \
+CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
+	$(LAUNCHER_LOADERS) \
 	$(LAUNCHER_PROBES)

@@ -15,11 +15,8 @@ run=$top_builddir/launcher/ppctime-run
 probes=$top_builddir/tests/guest
 work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-failed=0
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-skip() { echo "SKIP: $1: $2"; }
+. "$srcdir/tests/test-lib.sh"
 
 # Show what a case saw, for the log.
 show() {

@@ -5,12 +5,12 @@
 
 VDSO_CHECK = tests/vdso-check
 
-$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c $(srcdir)/launcher/vdso_image.c \
+$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c launcher/vdso_image.o \
 		$(srcdir)/launcher/vdso_image.h
 	$(quiet) CC $@
 	@$(MKDIR_P) $(@D)
 	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
-		$(srcdir)/tests/vdso-check.c $(srcdir)/launcher/vdso_image.c
+		$(srcdir)/tests/vdso-check.c launcher/vdso_image.o
 
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso
 BAD_VDSO_SRCS = $(BAD_VDSO_DIR)/vdso.S $(BAD_VDSO_DIR)/vdso.lds.S \

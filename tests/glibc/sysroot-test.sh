@@ -28,12 +28,9 @@ run=$top_builddir/launcher/ppctime-run
 probe_src=$srcdir/tests/glibc/sysroot-probe.c
 work=$(mktemp -d "${TMPDIR:-/tmp}/sysroot-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-failed=0
 fast_calls=100
 
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-skip() { echo "SKIP: $1: $2"; }
+. "$srcdir/tests/test-lib.sh"
 
 # Show what a case saw, for the log.
 show() {
