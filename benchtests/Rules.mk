@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The benchmarks: "make bench" runs benchtests/report; make check runs a
-# quick smoke run of each (benchtests/smoke-test.sh).
+# quick smoke run of each (benchtests/smoke-test.sh, glibc-smoke-test.sh).
 
 define bench_rules
 benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c \
@@ -12,8 +12,21 @@ benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c \
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_rules,$(t))))
 
-BENCH_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t))
-BENCH_DEPS += $(BENCH_PROGRAMS) linux-vdso
+# The same harness on the sysroot's glibc (sysdeps/), ppc32 with 64-bit
+# time_t, as new programs there are built.
+TIME64_CFLAGS_ppc32 = -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64
+define bench_glibc_rules
+benchtests/vdso-insns-$(1)-glibc: $(srcdir)/benchtests/vdso-insns.c \
+		$(srcdir)/tests/guest/vdso_call.h sysroot/$(TRIPLET_$(1)).stamp
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC "$$@"
+	@sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -g -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
+		-I$(srcdir)/tests/guest -o $$@ $$< -ldl
+endef
+$(foreach t,$(TARGETS),$(eval $(call bench_glibc_rules,$(t))))
+
+BENCH_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t) benchtests/vdso-insns-$(t)-glibc)
+BENCH_DEPS += $(BENCH_PROGRAMS) linux-vdso $(addsuffix .stamp,$(SYSROOTS))
 CHECK_DEPS += $(BENCH_PROGRAMS)
-TESTS += $(srcdir)/benchtests/smoke-test.sh
-CLEANFILES += $(BENCH_PROGRAMS) bench
+TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/glibc-smoke-test.sh
+CLEANFILES += $(BENCH_PROGRAMS) bench benchtests/glibc-smoke
