@@ -134,12 +134,24 @@ static uint64_t reference_ns(uint64_t cycles, uint64_t last, uint32_t mult,
 		>> shift;
 }
 
-/* The core's math as this build compiles it, with the timebase's mask. */
+/* The core's vdso_calc_ns() as this build compiles it. */
+static uint64_t core_ns(uint64_t cycles, uint64_t last, uint32_t mult,
+			uint32_t shift, uint64_t base)
+{
+	/* The timebase's mask: all ones. */
+	struct vdso_data vd = { .cycle_last = last, .mask = UINT64_MAX,
+				.mult = mult, .shift = shift };
+	struct vdso_timestamp ts = { .nsec = base };
+
+	return vdso_calc_ns(&vd, cycles, &ts);
+}
+
+/* The product alone is the conversion at shift 0 from base 0. */
 static void check_delta_math(uint64_t cycles, uint64_t last, uint32_t mult,
 			     uint32_t shift, uint64_t base)
 {
-	uint64_t product = vdso_calc_delta(cycles, last, UINT64_MAX, mult);
-	uint64_t ns = vdso_shift_ns(base + product, shift);
+	uint64_t product = core_ns(cycles, last, mult, 0, 0);
+	uint64_t ns = core_ns(cycles, last, mult, shift, base);
 	uint64_t want_product = reference_product(cycles, last, mult);
 	uint64_t want_ns = reference_ns(cycles, last, mult, shift, base);
 

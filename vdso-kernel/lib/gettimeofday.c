@@ -5,7 +5,8 @@
  * <asm/vdso/gettimeofday.h>, which supplies:
  *
  *   __arch_get_hw_counter()		read the counter
- *   vdso_calc_delta(), vdso_shift_ns()	optional: the delta math
+ *   vdso_calc_ns()			optional: the counter to ns math, or
+ *   VDSO_DELTA_NOMASK			a counter as wide as its delta
  *   __arch_get_timens_vdso_data(vd)	the real page behind a namespace page
  *   smp_rmb(), cpu_relax()
  *   clock_gettime_fallback(), clock_getres_fallback(),
@@ -23,18 +24,23 @@
 #define LOW_RES_NSEC	((NSEC_PER_SEC + HZ / 2) / HZ)	/* the tick */
 #endif
 
-#ifndef vdso_calc_delta
-static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
-						uint64_t mask, uint32_t mult)
+/*
+ * base->nsec + (counter - cycle_last) * mult, shifted down to ns: the
+ * data page's conversion.  An architecture whose counter is as wide as
+ * the delta needs no mask (VDSO_DELTA_NOMASK); one with its own math
+ * replaces it all, and may read vd again on a rare path.
+ */
+#ifndef vdso_calc_ns
+static __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
+					     uint64_t cycles,
+					     const struct vdso_timestamp *base)
 {
-	return ((cycles - last) & mask) * mult;
-}
-#endif
+	uint64_t delta = cycles - vd->cycle_last;
 
-#ifndef vdso_shift_ns
-static __always_inline uint64_t vdso_shift_ns(uint64_t ns, uint32_t shift)
-{
-	return ns >> shift;
+#ifndef VDSO_DELTA_NOMASK
+	delta &= vd->mask;
+#endif
+	return (delta * vd->mult + base->nsec) >> vd->shift;
 }
 #endif
 
@@ -50,14 +56,18 @@ struct vdso_timezone {
 };
 
 /*
- * ns is below a few seconds' worth: subtracting beats a 64-bit divide,
- * and the empty asm keeps the compiler from turning the loop into one.
+ * ns is below a few seconds' worth: subtracting beats a 64-bit divide.
+ * The common case is told by a bound one instruction loads, NSEC_PER_SEC
+ * with its low half cleared; the settle keeps the compiler from folding
+ * the two tests into one and the loop into a divide.
  */
 static __always_inline void vdso_time_set(struct vdso_time *t, uint64_t sec,
 					  uint64_t ns)
 {
-	while (unlikely(ns >= NSEC_PER_SEC)) {
-		__asm__("" : "+r" (ns));
+	while (unlikely(ns >= (NSEC_PER_SEC & ~0xffffu))) {
+		vdso_settle(ns);
+		if (ns < NSEC_PER_SEC)
+			break;
 		ns -= NSEC_PER_SEC;
 		sec++;
 	}
@@ -104,13 +114,18 @@ static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
 	return READ_ONCE(vd->seq);
 }
 
-/* The same test on a word: seq's low bit as the sign, clock_mode below. */
+/*
+ * The same test on a word: seq's low bit as the sign, clock_mode below.
+ * Modes are never negative, so none is masked: unmasked, the or sets the
+ * condition itself, and the mask, INT_MAX, is also TIMENS, a constant
+ * the compiler would then keep in a register for the wait below.
+ */
 static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
 					    vdso_seq_t seq)
 {
 	uint32_t mode = READ_ONCE(vd->clock_mode);
 
-	return (int32_t)(seq << 31 | (mode & 0x7fffffff)) > 0;
+	return (int32_t)(seq << 31 | mode) > 0;
 }
 #endif
 
@@ -140,19 +155,16 @@ vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 		if (hres) {
 			uint64_t cycles = __arch_get_hw_counter();
 
-			*ns = vdso_shift_ns(base->nsec +
-					    vdso_calc_delta(cycles, vd->cycle_last,
-							    vd->mask, vd->mult),
-					    vd->shift);
+			*ns = vdso_calc_ns(vd, cycles, base);
+			/*
+			 * Finish the arithmetic before loading sec rather
+			 * than after the check: fewer values live at once,
+			 * so no register is saved on the fast path.
+			 */
+			vdso_settle(*ns);
 		} else {
 			*ns = base->nsec;
 		}
-		/*
-		 * Finish the arithmetic before loading sec rather than after
-		 * the check: fewer values live at once, so no register is
-		 * saved on the fast path.
-		 */
-		__asm__ __volatile__("" : "+r" (*ns) : : "memory");
 		*sec = base->sec;
 		smp_rmb();
 	} while (unlikely(vdso_read_seq(vd) != seq));

@@ -52,9 +52,7 @@ static __always_inline uint64_t __arch_get_hw_counter(void)
 
 #ifdef TEST_DELTA32_PIECES
 #include <asm/vdso/delta32.h>
-#define vdso_calc_delta(cycles, last, mask, mult) \
-	vdso_calc_delta32(cycles, last, mult)
-#define vdso_shift_ns	vdso_shift_ns32
+#define vdso_calc_ns	vdso_calc_ns32
 #endif
 
 static __always_inline const struct vdso_data *

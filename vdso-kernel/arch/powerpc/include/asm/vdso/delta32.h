@@ -11,6 +11,7 @@
 
 #include <stdint.h>
 #include <vdso/compiler.h>
+#include <vdso/datapage.h>
 
 /*
  * The delta's high word is zero unless the timekeeper stalled for
@@ -29,15 +30,36 @@ static __always_inline uint64_t vdso_calc_delta32(uint64_t cycles,
 	return ns;
 }
 
-/* shift is below 32; hi << (32 - shift) alone would be undefined at 0. */
+/*
+ * x << n for n from 1 to 32: C's << does not allow 32.  An architecture
+ * whose shift instruction takes 32 in its stride defines its own.
+ */
+#ifndef vdso_shl32
+static __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
+{
+	return (x << 1) << (n - 1);
+}
+#endif
+
+/* shift is below 32. */
 static __always_inline uint64_t vdso_shift_ns32(uint64_t ns, uint32_t shift)
 {
 	uint32_t hi = ns >> 32;
 	uint32_t lo = ns;
 
-	lo = (lo >> shift) | ((hi << 1) << (31 - shift));
+	lo = (lo >> shift) | vdso_shl32(hi, 32 - shift);
 	hi >>= shift;
 	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The core's vdso_calc_ns() in these pieces. */
+static __always_inline uint64_t vdso_calc_ns32(const struct vdso_data *vd,
+					       uint64_t cycles,
+					       const struct vdso_timestamp *base)
+{
+	return vdso_shift_ns32(vdso_calc_delta32(cycles, vd->cycle_last,
+						 vd->mult) + base->nsec,
+			       vd->shift);
 }
 
 #endif /* ASM_VDSO_DELTA32_H */

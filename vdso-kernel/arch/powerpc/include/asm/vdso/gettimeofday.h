@@ -31,8 +31,8 @@ static __always_inline uint64_t __arch_get_hw_counter(void)
 #else
 /*
  * Low half first, then high: a carry in between makes the result exactly
- * 2^32 ahead, never behind.  vdso_calc_delta() sees that as a delta with
- * a nonzero high word, its rare case, which reads again the careful way.
+ * 2^32 ahead, never behind.  vdso_calc_ns() sees that as a delta with a
+ * nonzero high word, its rare case, which reads again the careful way.
  */
 static __always_inline uint64_t __arch_get_hw_counter(void)
 {
@@ -49,36 +49,49 @@ static __always_inline uint64_t ppc32_get_tb_exact(void)
 
 	do {
 		__asm__ __volatile__("mftbu %0; mftb %1; mftbu %2"
-				     : "=r" (hi), "=r" (lo), "=r" (again));
+				     : "=r" (hi), "=r" (lo), "=r" (again)
+				     : : "memory");
 	} while (unlikely(hi != again));
 	return (uint64_t)hi << 32 | lo;
 }
 #endif
 
 /* The timebase is 64 bits wide: the mask is all ones and not applied. */
-#ifdef __powerpc64__
-static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
-						uint64_t mask, uint32_t mult)
-{
-	(void)mask;
-	return (cycles - last) * mult;
-}
-#define vdso_calc_delta	vdso_calc_delta
-#elif defined(VDSO_VARIANT_MATH64)
+#define VDSO_DELTA_NOMASK	1
+
+#ifndef __powerpc64__
+#ifdef VDSO_VARIANT_MATH64
 /* For the benchmarks only: ppc32 left to the compiler's 64-bit math. */
 #define __arch_get_hw_counter	ppc32_get_tb_exact
 #else
-#include <asm/vdso/delta32.h>
-static __always_inline uint64_t vdso_calc_delta(uint64_t cycles, uint64_t last,
-						uint64_t mask, uint32_t mult)
+/* slw takes counts up to 63, and from 32 on gives 0. */
+static __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
 {
-	(void)mask;
-	if (unlikely((cycles - last) >> 32))
-		cycles = ppc32_get_tb_exact();
-	return vdso_calc_delta32(cycles, last, mult);
+	uint32_t r;
+
+	__asm__("slw %0,%1,%2" : "=r" (r) : "r" (x), "r" (n));
+	return r;
 }
-#define vdso_calc_delta	vdso_calc_delta
-#define vdso_shift_ns	vdso_shift_ns32
+#define vdso_shl32	vdso_shl32
+
+#include <asm/vdso/delta32.h>
+
+/*
+ * A delta with a nonzero high word is rare, or a carry between the two
+ * halves of the read: the timebase is read again the careful way.  Its
+ * clobber reloads cycle_last and mult, so that neither stays in a
+ * register through the common case.
+ */
+static __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
+					     uint64_t cycles,
+					     const struct vdso_timestamp *base)
+{
+	if (unlikely((cycles - vd->cycle_last) >> 32))
+		cycles = ppc32_get_tb_exact();
+	return vdso_calc_ns32(vd, cycles, base);
+}
+#define vdso_calc_ns	vdso_calc_ns
+#endif
 #endif
 
 static __always_inline const struct vdso_data *
