@@ -10,6 +10,8 @@
  *   sysroot-probe year     the UTC year, or the error, of clock_gettime,
  *                          gettimeofday, time and timespec_get
  *   sysroot-probe errno    return value and errno for bad clock ids
+ *   sysroot-probe efault   the same for a bad pointer the system call
+ *                          refuses
  *   sysroot-probe tbfreq   __ppc_get_timebase_freq and the timebase rate
  *                          measured against CLOCK_MONOTONIC
  *   sysroot-probe libc     the file the C library was mapped from
@@ -114,6 +116,22 @@ static int bad_clock_ids(void)
 	return 0;
 }
 
+/* An errno other than EINVAL through the same path: a result pointer the
+ * system call cannot write, which the vDSO (or glibc without one) passes
+ * on.  Only where glibc does not copy the result itself (a 32-bit time_t,
+ * or ppc32 without __kernel_clock_gettime64: it faults there, as stock
+ * glibc does). */
+static int bad_pointer(void)
+{
+	int r;
+
+	errno = 0;
+	r = clock_gettime(CLOCK_PROCESS_CPUTIME_ID, (struct timespec *)8);
+	printf("clock_gettime(CLOCK_PROCESS_CPUTIME_ID, bad pointer): %d %s\n",
+	       r, strerrorname_np(errno));
+	return 0;
+}
+
 static long long ns(const struct timespec *ts)
 {
 	return ts->tv_sec * 1000000000LL + ts->tv_nsec;
@@ -158,12 +176,14 @@ int main(int argc, char **argv)
 		return fast(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "year"))
 		return year();
+	if (argc == 2 && !strcmp(argv[1], "efault"))
+		return bad_pointer();
 	if (argc == 2 && !strcmp(argv[1], "errno"))
 		return bad_clock_ids();
 	if (argc == 2 && !strcmp(argv[1], "tbfreq"))
 		return tbfreq();
 	if (argc == 2 && !strcmp(argv[1], "libc"))
 		return libc_file();
-	fprintf(stderr, "usage: sysroot-probe fast N | year | errno | tbfreq | libc\n");
+	fprintf(stderr, "usage: sysroot-probe fast N | year | errno | efault | tbfreq | libc\n");
 	return 2;
 }

@@ -12,7 +12,8 @@
 #     clock_gettime, gettimeofday, time and timespec_get without a system
 #     call, and a 32-bit one gets EOVERFLOW where glibc defines it;
 #   - a bad clock id gives EINVAL through every entry, with the vDSO and
-#     without it, and a clock the vDSO hands on leaves errno alone;
+#     without it, a clock the vDSO hands on leaves errno alone, and a bad
+#     pointer that clock's system call refuses gives EFAULT (64-bit time_t);
 #   - __ppc_get_timebase_freq is the timekeeper's frequency, and the
 #     timebase really runs at it;
 #   - with a vDSO missing an entry glibc binds, everything still works, the
@@ -161,6 +162,22 @@ timespec_get: 0 EOVERFLOW"
 				"with the vDSO: $(tr '\n' ';' <"$work/errno-vdso") without: $(tr '\n' ';' <"$work/out")"
 		fi
 
+		# Another errno the same way: a pointer the system call refuses
+		# (64-bit time_t only: with a 32-bit one glibc copies the
+		# result itself and faults, as stock glibc does).
+		if [ $time64 = yes ]; then
+			launch --sysroot="$sysroot" "$probe" efault
+			cp "$work/out" "$work/efault-vdso"
+			launch --no-vdso --sysroot="$sysroot" "$probe" efault
+			if grep -qx 'clock_gettime(CLOCK_PROCESS_CPUTIME_ID, bad pointer): -1 EFAULT' "$work/efault-vdso" \
+				&& cmp -s "$work/efault-vdso" "$work/out"; then
+				pass "$name: a bad pointer gives EFAULT, as the syscall does"
+			else
+				fail "$name: a bad pointer gives EFAULT, as the syscall does" \
+					"with the vDSO: $(tr '\n' ';' <"$work/efault-vdso") without: $(tr '\n' ';' <"$work/out")"
+			fi
+		fi
+
 		# The timebase frequency: the timekeeper's, and true.
 		launch --verbose --sysroot="$sysroot" "$probe" tbfreq
 		keeper=$(sed -n 's/.*timebase \([0-9]*\) Hz.*/\1/p' "$work/err" | head -n 1)
@@ -182,7 +199,7 @@ timespec_get: 0 EOVERFLOW"
 		# it (ppc32's 64-bit entries), still no system call.
 		case $target:$variant in
 		ppc32:*-time64) partial="__kernel_clock_getres_time64:0 __kernel_clock_gettime64:0" ;;
-		ppc32:*) partial= ;;
+		ppc32:*) partial="__kernel_clock_gettime64:0" ;;
 		*) partial="__kernel_time:$fast_calls __kernel_gettimeofday:$fast_calls __kernel_clock_getres:" ;;
 		esac
 		for entry in $partial; do
