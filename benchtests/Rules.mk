@@ -25,8 +25,10 @@ benchtests/vdso-insns-$(1)-glibc: $(srcdir)/benchtests/vdso-insns.c \
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_glibc_rules,$(t))))
 
-BENCH_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t) benchtests/vdso-insns-$(t)-glibc)
-BENCH_DEPS += $(BENCH_PROGRAMS) linux-vdso $(addsuffix .stamp,$(SYSROOTS))
+BENCH_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t))
+BENCH_GLIBC_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t)-glibc)
+BENCH_DEPS += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) linux-vdso $(addsuffix .stamp,$(SYSROOTS))
 CHECK_DEPS += $(BENCH_PROGRAMS)
+CHECK_GLIBC_DEPS += $(BENCH_GLIBC_PROGRAMS)
 TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/glibc-smoke-test.sh
-CLEANFILES += $(BENCH_PROGRAMS) bench benchtests/glibc-smoke
+CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-smoke

@@ -7,7 +7,7 @@
 # file, and compare_bench.py compares each variant.  Not how fast.
 set -eu
 : "${top_builddir:=.}" "${srcdir:=.}"
-srcdir=$(cd "$srcdir" && pwd)
+srcdir=$(cd "$srcdir" && pwd -P)
 cd "$top_builddir"
 . tests/config.sh
 out=benchtests/glibc-smoke

@@ -10,14 +10,12 @@ LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/ppctime-loader-$(t))
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t))
 
-# Where ppctime-run finds QEMU, its loaders and default images, and the
-# page size each target's vDSO was built for, compiled in.
+# Where ppctime-run finds QEMU, its loaders and default images, compiled
+# in.  (The page size an image was built for it reads from the image.)
 launcher_defs = -DPKGLIBDIR='"$(pkglibdir)"' \
 	-DQEMU_PPC32='"$(or $(QEMU_ppc32),qemu-ppc)"' \
 	-DQEMU_PPC64='"$(or $(QEMU_ppc64),qemu-ppc64)"' \
-	-DQEMU_PPC64LE='"$(or $(QEMU_ppc64le),qemu-ppc64le)"' \
-	-DPAGE_SIZE_PPC32=$(PAGE_SIZE_ppc32) -DPAGE_SIZE_PPC64=$(PAGE_SIZE_ppc64) \
-	-DPAGE_SIZE_PPC64LE=$(PAGE_SIZE_ppc64le)
+	-DQEMU_PPC64LE='"$(or $(QEMU_ppc64le),qemu-ppc64le)"'
 
 launcher/ppctime-run.o: $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper.h \
 		$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
@@ -64,6 +62,15 @@ tests/guest/launcher-probe-nopie-$(1): $(srcdir)/tests/guest/launcher-probe.c
 	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -no-pie -o $$@ $$<
 endef
 $(foreach t,$(TARGETS),$(eval $(call launcher_rules,$(t))))
+
+# A big-endian ppc64 program of ABI version 2, which its header declares.
+ifneq ($(filter ppc64,$(TARGETS)),)
+LAUNCHER_PROBES += tests/guest/elfv2-probe-ppc64
+tests/guest/elfv2-probe-ppc64: $(srcdir)/tests/guest/elfv2-probe.S
+	@$(MKDIR_P) $(@D)
+	$(quiet) AS $@
+	@$(CROSS_ppc64)gcc -nostdlib -static -o $@ $<
+endif
 
 ALL += launcher/ppctime-run $(LAUNCHER_LOADERS)
 INSTALL_BIN += launcher/ppctime-run

@@ -1,13 +1,14 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs launcher/fuzz_vdso_image on a corpus seeded with the built vDSO images
-# and the vdso-check fixtures.  With FUZZ_RUNS set ("make fuzz") that many
-# executions, the fuzzer required; without (a "make check" test) a few
-# seconds, or SKIP when launcher/fuzz-smoke.status says it could not be built.
-# A crash, a sanitizer report or an input taking over 10 s (a loop) fails
-# it, keeping the input as launcher/fuzz-crash-*.
+# Runs launcher/fuzz_vdso_image on a corpus seeded with the built vDSO images,
+# the vdso-check fixtures and a large image of 65536 version definitions.
+# With FUZZ_RUNS set ("make fuzz") that many executions, the fuzzer
+# required; without (a "make check" test) a few seconds, or SKIP when
+# launcher/fuzz-smoke.status says it could not be built.  A crash, a
+# sanitizer report or an input taking over 10 s (a loop, or a quadratic walk
+# of the large image) fails it, keeping the input as launcher/fuzz-crash-*.
 set -u
-: "${top_builddir:=.}"
+: "${srcdir:=.}" "${top_builddir:=.}"
 name=fuzz-vdso-image
 fuzzer=$top_builddir/launcher/fuzz_vdso_image
 corpus=$top_builddir/launcher/fuzz-corpus
@@ -37,8 +38,20 @@ if ! ls "$corpus" | grep -q 'vdso-kernel_'; then
 	echo "FAIL: $name: no vDSO image under $top_builddir/vdso-kernel to seed the corpus with: run make"
 	exit 1
 fi
+image=$(ls "$corpus"/vdso-kernel_*.so | head -n 1)
+if ! sh "$srcdir/tests/vdso-image-test.sh" --patch many-verdefs=65536 "$image" \
+	"$corpus/many-verdefs.so"; then
+	echo "FAIL: $name: cannot make the large seed from $image"
+	exit 1
+fi
+# libFuzzer would cut inputs at 1 MiB: the large seed must stay whole.
+max_len=0
+for f in "$corpus"/*; do
+	size=$(wc -c <"$f")
+	[ "$size" -le "$max_len" ] || max_len=$size
+done
 
-if "$fuzzer" "$limit" -timeout=10 -print_final_stats=1 \
+if "$fuzzer" "$limit" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
 	-artifact_prefix="$top_builddir/launcher/fuzz-crash-" "$corpus" >"$log" 2>&1; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	echo "PASS: $name: $runs executions ($limit), no crash or sanitizer report"

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # libFuzzer (with ASan and UBSan) on launcher/vdso_image.c, seeded with the
-# built vDSO images and the vdso-check fixtures (launcher/fuzz-vdso-image.sh).
+# built vDSO images, the vdso-check fixtures and a large image that
+# tests/vdso-image-test.sh makes (launcher/fuzz-vdso-image.sh).
 # "make fuzz" runs FUZZ_RUNS executions and fails on a crash or sanitizer
 # report, or without clang; "make check" runs a few seconds of it, or says
 # SKIP and why when clang cannot build it.
@@ -24,7 +25,7 @@ $(fuzz_bin): $(fuzz_srcs) $(srcdir)/launcher/vdso_image.h
 
 fuzz: all $(fuzz_bin)
 	$(quiet) FUZZ "$(fuzz_bin), $(FUZZ_RUNS) runs"
-	@top_builddir=. FUZZ_RUNS=$(FUZZ_RUNS) $(SHELL) $(fuzz_script)
+	@top_builddir=. srcdir=$(srcdir) FUZZ_RUNS=$(FUZZ_RUNS) $(SHELL) $(fuzz_script)
 
 # make check's smoke run: this file says "ready", or why the fuzzer cannot
 # be built here.  Remade every time, so installing clang takes effect.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * libFuzzer target for vdso_image: whatever the bytes, parsing either fails
- * with a message or gives an image every accessor can walk, all without a
- * crash or a sanitizer report (launcher/fuzz.mk builds and runs it).
+ * with a message or gives an image every accessor and check can walk, all
+ * without a crash, a sanitizer report, a leak or a quadratic walk (the
+ * corpus has a large image; launcher/fuzz.mk builds and runs it).
  */
 #include "vdso_image.h"
 
@@ -73,6 +74,21 @@ static void walk(const struct vdso_image *img)
 	vdso_image_read_u32(img, UINT64_MAX - 1, &word);
 }
 
+/* The checks ppctime-run makes before a guest runs the image. */
+static void check(const struct vdso_image *img)
+{
+	uint64_t page_size;
+	char err[256];
+
+	err[0] = '\0';
+	if (vdso_image_check_guest(img, err, sizeof(err)) && !err[0])
+		abort();
+	err[0] = '\0';
+	if (vdso_image_page_size(img, &page_size, err, sizeof(err)) ? !err[0] :
+	    page_size < 4096 || (page_size & (page_size - 1)))
+		abort();	/* a refusal says why, a page size is one */
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -86,5 +102,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	walk(&img);
+	check(&img);
+	vdso_image_free(&img);
 	return 0;
 }

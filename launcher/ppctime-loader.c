@@ -21,6 +21,7 @@
 #include <limits.h>
 #include <link.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -163,6 +164,7 @@ struct loaded_object {
 	unsigned long entry;	/* e_entry + bias */
 	unsigned long phdr;	/* where the program headers are in memory */
 	unsigned long phnum;
+	bool elfv2;		/* e_flags says ABI version 2 */
 	char interp[PATH_MAX];	/* PT_INTERP, or "" */
 };
 
@@ -262,6 +264,7 @@ static void load_object(int fd, const char *path, unsigned long page,
 		fail("%s: its program headers are not in a loaded segment", path);
 	obj->phnum = eh.e_phnum;
 	obj->entry = obj->bias + eh.e_entry;
+	obj->elfv2 = (eh.e_flags & EF_PPC64_ABI) == 2;
 	close(fd);
 }
 
@@ -300,35 +303,36 @@ static int replaced_by_loader(unsigned long type)
 
 /*
  * Enter PROGRAM (or its interpreter) with SP pointing at argc and every
- * other register as Linux's start_thread() leaves it: zero, except r12 =
- * entry on ELFv2 and r2 = the TOC from the entry's descriptor on ELFv1.
+ * other register as Linux's start_thread() leaves it: zero, except on
+ * ppc64 r12 = entry for ELFv2 and r2 = the TOC from the entry's descriptor
+ * for ELFv1, PROGRAM's header saying which, as the kernel reads it.
  */
 static void __attribute__((noreturn))
-enter(unsigned long *sp, unsigned long entry, unsigned long bias)
+enter(unsigned long *sp, unsigned long entry, unsigned long bias, bool elfv2)
 {
 	register unsigned long new_sp asm("r14") = (unsigned long)sp;
-#if defined(__powerpc64__) && _CALL_ELF != 2
+	register unsigned long code asm("r15") = entry;
+#ifdef __powerpc64__
+	register unsigned long toc asm("r16") = 0;
+	register unsigned long r12 asm("r17") = entry;
+
 	/* ELFv1: ENTRY is a function descriptor; like the kernel, add the
 	 * bias since nothing has relocated the descriptor yet. */
-	register unsigned long code asm("r15") = ((unsigned long *)entry)[0] + bias;
-	register unsigned long toc asm("r16") = ((unsigned long *)entry)[1] + bias;
-
-	asm volatile("mr 1,14\n\tmr 2,16\n\tmtctr 15\n\t"
-		     ".irp r,0,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
+	if (!elfv2) {
+		code = ((unsigned long *)entry)[0] + bias;
+		toc = ((unsigned long *)entry)[1] + bias;
+		r12 = 0;
+	}
+	asm volatile("mr 1,14\n\tmr 2,16\n\tmr 12,17\n\tmtctr 15\n\t"
+		     ".irp r,0,3,4,5,6,7,8,9,10,11,13,14,15,16,17,18,19,20,"
 		     "21,22,23,24,25,26,27,28,29,30,31\n\tli \\r,0\n\t.endr\n\t"
 		     "mtlr 0\n\tbctr"
-		     : : "r"(new_sp), "r"(code), "r"(toc) : "memory");
+		     : : "r"(new_sp), "r"(code), "r"(toc), "r"(r12) : "memory");
 #else
-	register unsigned long code asm("r15") = entry;
-
 	(void)bias;
+	(void)elfv2;
 	asm volatile("mr 1,14\n\tmtctr 15\n\t"
-#ifdef __powerpc64__
-		     "mr 12,15\n\t"	/* ELFv2: global entry wants r12 */
-		     ".irp r,0,2,3,4,5,6,7,8,9,10,11,13,14,15,16,17,18,19,20,"
-#else
 		     ".irp r,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
-#endif
 		     "21,22,23,24,25,26,27,28,29,30,31\n\tli \\r,0\n\t.endr\n\t"
 		     "mtlr 0\n\tbctr"
 		     : : "r"(new_sp), "r"(code) : "memory");
@@ -401,5 +405,5 @@ int main(int argc, char **argv, char **envp)
 			AUX(auxv[i].a_type, auxv[i].a_un.a_val);
 	AUX(AT_NULL, 0);
 #undef AUX
-	enter(sp, entered->entry, entered->bias);
+	enter(sp, entered->entry, entered->bias, program.elfv2);
 }

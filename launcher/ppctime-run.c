@@ -8,15 +8,19 @@
  * in a child process (named ppctime-tk) that keeps them current, and start
  * QEMU on the guest loader (ppctime-loader-TARGET), which maps the pages
  * and the image in the guest and enters PROGRAM.  This process then
- * watches both children: if the timekeeper dies or stalls, it switches the
- * data page to VDSO_CLOCKMODE_NONE so readers use the system call; when
- * the program ends, it ends the same way.
+ * watches both children: a timekeeper that stalls is killed, and one that
+ * dies, however, leaves the page in VDSO_CLOCKMODE_NONE (the kernel writes
+ * it, timekeeper_clear_mode_at_exit()) so readers use the system call;
+ * when the program ends, it ends the same way.  Only the timekeeper maps
+ * the data pages writable, and neither process can be read or written
+ * through /proc/PID/mem by others (not dumpable).
  */
 #define _GNU_SOURCE
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,6 +35,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -66,17 +71,16 @@ struct target {
 	const char *triplet;
 	const char *image;		/* default vDSO, in vdso-kernel/ or pkglibdir */
 	const char *loader;		/* in launcher/ or pkglibdir */
-	unsigned long page_size;	/* the build's configured kernel page size */
 	struct timekeeper_target tk_target;
 };
 
 static const struct target targets[] = {
 	{ "ppc32", 32, true, EM_PPC, QEMU_PPC32, "powerpc-linux-gnu",
-	  "vdso32.so", "ppctime-loader-ppc32", PAGE_SIZE_PPC32, { .is64 = 0, .big_endian = 1 } },
+	  "vdso32.so", "ppctime-loader-ppc32", { .is64 = 0, .big_endian = 1 } },
 	{ "ppc64", 64, true, EM_PPC64, QEMU_PPC64, "powerpc64-linux-gnu",
-	  "vdso64.so", "ppctime-loader-ppc64", PAGE_SIZE_PPC64, { .is64 = 1, .big_endian = 1 } },
+	  "vdso64.so", "ppctime-loader-ppc64", { .is64 = 1, .big_endian = 1 } },
 	{ "ppc64le", 64, false, EM_PPC64, QEMU_PPC64LE, "powerpc64le-linux-gnu",
-	  "vdso64le.so", "ppctime-loader-ppc64le", PAGE_SIZE_PPC64LE, { .is64 = 1, .big_endian = 0 } },
+	  "vdso64le.so", "ppctime-loader-ppc64le", { .is64 = 1, .big_endian = 0 } },
 };
 
 static const char usage_text[] =
@@ -90,9 +94,9 @@ static const char usage_text[] =
 	"                     or $QEMU_LD_PREFIX when set)\n"
 	"  --vdso=IMAGE       map IMAGE, any vDSO built for the Linux 6.1 data page\n"
 	"                     ABI (default: ppctime's own for the program's target)\n"
-	"  --page-size=BYTES  kernel page size IMAGE was built for: its data page is\n"
-	"                     2 pages below it (default %d for ppc32, %d for ppc64,\n"
-	"                     %d for ppc64le)\n"
+	"  --page-size=BYTES  the kernel page size IMAGE must have been built for (its\n"
+	"                     data page is 2 pages below it); the image is refused\n"
+	"                     if its code says otherwise (default: what it says)\n"
 	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
 	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
 	"                     'YYYY-MM-DD HH:MM:SS' in UTC, or @SECONDS); the other\n"
@@ -152,6 +156,21 @@ static uint64_t elf64(const unsigned char *p, bool big_endian)
 			  : elf32(p, false) | (uint64_t)elf32(p + 4, false) << 32;
 }
 
+/* What the kernel's exec asks of a file, which QEMU does not ask as a user. */
+static void check_executable(int fd, const char *path)
+{
+	struct stat st;
+	char self[64];
+
+	if (fstat(fd, &st) < 0)
+		refuse("cannot stat %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		refuse("%s: not a regular file", path);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (faccessat(AT_FDCWD, self, X_OK, AT_EACCESS) < 0)
+		refuse("%s: %s", path, strerror(errno));
+}
+
 static void read_program_header(const char *path, struct program_info *info)
 {
 	unsigned char eh[sizeof(Elf64_Ehdr)], ph[sizeof(Elf64_Phdr)];
@@ -164,6 +183,7 @@ static void read_program_header(const char *path, struct program_info *info)
 
 	if (fd < 0)
 		refuse("cannot open %s: %s", path, strerror(errno));
+	check_executable(fd, path);
 	if (pread(fd, eh, sizeof(eh), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
 	    memcmp(eh, ELFMAG, SELFMAG))
 		refuse("%s: not an ELF program", path);
@@ -267,11 +287,16 @@ static int image_memfd(const struct vdso_image *img)
 	return fd;
 }
 
-static void check_image(const char *path, const struct target *t, struct vdso_image *img)
+/*
+ * Loads the image at path into img if a t program can run with it, with
+ * data pages of page_size bytes (0: the size it was built for, returned).
+ */
+static unsigned long check_image(const char *path, const struct target *t,
+				 unsigned long page_size, struct vdso_image *img)
 {
 	unsigned char ident[EI_NIDENT];
 	char err[512];
-	uint64_t entry;
+	uint64_t entry, built_for;
 	FILE *f = fopen(path, "r");
 
 	/* Class and byte order first: with the wrong ones every later field
@@ -297,6 +322,14 @@ static void check_image(const char *path, const struct target *t, struct vdso_im
 			      err, sizeof(err)) < 0)
 		refuse("refusing vDSO image %s: no __kernel_clock_gettime@%s: %s",
 		       path, VDSO_VERSION, err);
+	if (vdso_image_check_guest(img, err, sizeof(err)) < 0 ||
+	    vdso_image_page_size(img, &built_for, err, sizeof(err)) < 0)
+		refuse("refusing vDSO image %s: %s", path, err);
+	if (page_size && page_size != built_for)
+		refuse("refusing vDSO image %s: it finds its data page with %" PRIu64
+		       "-byte pages, not the --page-size=%lu asked for", path,
+		       built_for, page_size);
+	return built_for;
 }
 
 /*
@@ -329,20 +362,35 @@ static time_t parse_when(const char *when)
 	};
 	char *end;
 
-	if (when[0] == '@') {
-		long long secs = strtoll(when + 1, &end, 10);
+	long long secs = -1;
+	bool parsed = false;
 
-		if (end != when + 1 && !*end)
-			return secs;
+	if (when[0] == '@') {
+		errno = 0;
+		secs = strtoll(when + 1, &end, 10);
+		parsed = end != when + 1 && !*end && !errno;
 	}
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && !parsed; i++) {
 		struct tm tm = { .tm_mday = 1 };	/* "%Y": January 1st */
 		const char *rest = strptime(when, formats[i], &tm);
 
-		if (rest && !*rest)
-			return timegm(&tm);
+		if (rest && !*rest) {
+			secs = timegm(&tm);
+			parsed = true;
+		}
 	}
-	usage_error("--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' or @SECONDS");
+	if (!parsed)
+		usage_error("--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' "
+			    "or @SECONDS");
+	if (secs < 0 || secs >= TIMEKEEPER_REALTIME_MAX_SEC) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "--realtime takes a time from 1970 to @%lld "
+			 "(in 2232), what Linux lets a clock be set to",
+			 TIMEKEEPER_REALTIME_MAX_SEC - 1);
+		usage_error(why);
+	}
+	return secs;
 }
 
 /* --realtime's WHEN as an offset from the host's CLOCK_REALTIME now. */
@@ -401,15 +449,27 @@ static unsigned long parse_page_size(const char *arg)
 	return size;
 }
 
+/*
+ * Returns once the timekeeper's death would clear the page: a program
+ * started before could outlive a keeper killed early and read stale data.
+ */
 static pid_t start_timekeeper(struct timekeeper *tk)
 {
-	pid_t watchdog = getpid(), pid = fork();
-	int null;
+	pid_t watchdog = getpid(), pid;
+	int ready[2], null;
+	char byte;
 
-	if (pid < 0)
+	if (pipe2(ready, O_CLOEXEC) < 0 || (pid = fork()) < 0)
 		refuse("cannot start the timekeeper: %s", strerror(errno));
-	if (pid)
+	if (pid) {
+		close(ready[1]);
+		if (read(ready[0], &byte, 1) != 1) {
+			waitpid(pid, NULL, 0);
+			refuse("the timekeeper did not start");
+		}
+		close(ready[0]);
 		return pid;
+	}
 	/* Out of the terminal's process group (^C and ^Z are for the
 	 * program), but gone with us if we are killed. */
 	setpgid(0, 0);
@@ -424,14 +484,21 @@ static pid_t start_timekeeper(struct timekeeper *tk)
 		dup2(null, STDIN_FILENO);
 		dup2(null, STDOUT_FILENO);
 	}
-	close_range(3, ~0u, 0);
-	if (timekeeper_run(tk) < 0)
-		fprintf(stderr, "ppctime-run: timekeeper: %s\n", strerror(errno));
+	if (timekeeper_clear_mode_at_exit(tk) == 0 && write(ready[1], "", 1) == 1) {
+		close_range(3, ~0u, 0);
+		timekeeper_run(tk);
+	}
+	fprintf(stderr, "ppctime-run: timekeeper: %s\n", strerror(errno));
 	_exit(1);
 }
 
-static pid_t start_program(char **qemu_argv, const sigset_t *sigmask,
-			   const struct sigaction *old_int, const struct sigaction *old_quit)
+/* The dispositions ppctime-run changed for itself, the program's own. */
+struct program_signals {
+	sigset_t mask;
+	struct sigaction intr, quit, pipe;
+};
+
+static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
 {
 	pid_t watchdog = getpid(), pid = fork();
 
@@ -443,9 +510,10 @@ static pid_t start_program(char **qemu_argv, const sigset_t *sigmask,
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != watchdog)
 		_exit(LAUNCH_FAILED);
-	sigaction(SIGINT, old_int, NULL);
-	sigaction(SIGQUIT, old_quit, NULL);
-	sigprocmask(SIG_SETMASK, sigmask, NULL);
+	sigaction(SIGINT, &sigs->intr, NULL);
+	sigaction(SIGQUIT, &sigs->quit, NULL);
+	sigaction(SIGPIPE, &sigs->pipe, NULL);
+	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
 	execv(qemu_argv[0], qemu_argv);
 	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", qemu_argv[0], strerror(errno));
 	_exit(LAUNCH_FAILED);
@@ -489,8 +557,6 @@ static long long now_ms(void)
 }
 
 struct watch {
-	const struct target *target;
-	void *pages;
 	pid_t program, keeper;		/* keeper 0 once it is gone */
 	int program_fd, keeper_fd, signal_fd;
 	const struct timekeeper *tk;	/* shared with the keeper */
@@ -499,10 +565,9 @@ struct watch {
 	long long updates_moved_ms, last_look_ms;
 };
 
-/* Readers fall back to the system call from now on, then we say why. */
+/* Its death left the page in mode NONE: say so. */
 static void keeper_gone(struct watch *w, const char *why)
 {
-	datapage_set_mode_none(w->pages, &w->target->tk_target);
 	fprintf(stderr, "ppctime-run: %s: clocks now served by the system call\n", why);
 	close(w->keeper_fd);
 	w->keeper_fd = -1;
@@ -599,7 +664,7 @@ static int watch_program(struct watch *w)
 struct request {
 	const char *sysroot, *image_path;
 	bool use_vdso, verbose;
-	unsigned long page_size;	/* 0: the target's default */
+	unsigned long page_size;	/* 0: the image's */
 	struct timekeeper_options tk_options;
 	struct timezone tz;
 	char **program_argv;		/* PROGRAM ARGS... NULL */
@@ -655,8 +720,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			break;
 		case 'v': req->verbose = true; break;
 		case 'h':
-			printf(usage_text, PAGE_SIZE_PPC32, PAGE_SIZE_PPC64, PAGE_SIZE_PPC64LE,
-			       TIMEKEEPER_DEFAULT_HZ, TIMEKEEPER_MAX_HZ);
+			printf(usage_text, TIMEKEEPER_DEFAULT_HZ, TIMEKEEPER_MAX_HZ);
 			exit(0);
 		default: usage_error("bad option");
 		}
@@ -681,21 +745,23 @@ run_with_vdso(const struct program_info *program, struct request *req,
 {
 	const struct target *t = program->target;
 	const char *image_path = req->image_path;
-	unsigned long page_size = req->page_size ? req->page_size : t->page_size;
+	unsigned long page_size;
 	struct vdso_image image;
 	struct timekeeper *tk;
-	struct watch w = { .target = t };
+	struct watch w = { 0 };
+	struct program_signals program_signals;
+	void *pages;
 	char err[512];
 	int data_fd, image_fd, status;
-	sigset_t forwarded, old_mask;
-	struct sigaction ignore = { .sa_handler = SIG_IGN }, old_int, old_quit;
+	sigset_t forwarded;
+	struct sigaction ignore = { .sa_handler = SIG_IGN };
 
 	if (!image_path)
 		image_path = find_support_file("vdso-kernel", t->image);
-	check_image(image_path, t, &image);
+	page_size = check_image(image_path, t, req->page_size, &image);
 	qemu_argv[n++] = find_support_file("launcher", t->loader);
 
-	w.pages = create_data_pages(page_size, &data_fd);
+	pages = create_data_pages(page_size, &data_fd);
 	image_fd = image_memfd(&image);
 	vdso_image_free(&image);
 	req->tk_options.page_size = page_size;
@@ -703,7 +769,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (tk == MAP_FAILED)
 		refuse("cannot map the timekeeper's state: %s", strerror(errno));
-	if (timekeeper_init(tk, w.pages, &t->tk_target, &req->tk_options,
+	if (timekeeper_init(tk, pages, &t->tk_target, &req->tk_options,
 			    err, sizeof(err)) < 0)
 		refuse("cannot start the timekeeper: %s", err);
 	if (req->verbose && timekeeper_describe(tk, err, sizeof(err)) >= 0)
@@ -721,26 +787,30 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	memcpy(qemu_argv + n, req->program_argv, req->program_argc * sizeof(char *));
 
 	/* Like system(): ^C and ^\ reach the program through the terminal;
-	 * signals sent to us by name are passed on. */
-	sigaction(SIGINT, &ignore, &old_int);
-	sigaction(SIGQUIT, &ignore, &old_quit);
+	 * signals sent to us by name are passed on.  A closed stderr must
+	 * not end us, and with us the program. */
+	sigaction(SIGINT, &ignore, &program_signals.intr);
+	sigaction(SIGQUIT, &ignore, &program_signals.quit);
+	sigaction(SIGPIPE, &ignore, &program_signals.pipe);
 	sigemptyset(&forwarded);
 	for (const int *sig = (const int[]){ SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, 0 };
 	     *sig; sig++)
 		sigaddset(&forwarded, *sig);
-	sigprocmask(SIG_BLOCK, &forwarded, &old_mask);
+	sigprocmask(SIG_BLOCK, &forwarded, &program_signals.mask);
 	w.signal_fd = signalfd(-1, &forwarded, SFD_CLOEXEC);
 	if (w.signal_fd < 0)
 		refuse("signalfd: %s", strerror(errno));
 
 	w.keeper = start_timekeeper(tk);
+	/* From here the timekeeper is the page's one writer. */
+	munmap(pages, VDSO_NR_PAGES * page_size);
 	w.tk = tk;
 	w.period_ms = 1000 / (req->tk_options.update_hz ? req->tk_options.update_hz
 							 : TIMEKEEPER_DEFAULT_HZ);
 	w.keeper_fd = pidfd_of(w.keeper);
 	w.last_updates = tk->updates;
 	w.updates_moved_ms = w.last_look_ms = now_ms();
-	w.program = start_program(qemu_argv, &old_mask, &old_int, &old_quit);
+	w.program = start_program(qemu_argv, &program_signals);
 	w.program_fd = pidfd_of(w.program);
 	close(data_fd);
 	close(image_fd);
@@ -761,6 +831,9 @@ int main(int argc, char **argv)
 	char **qemu_argv, *sysroot;
 	int n = 0;
 
+	/* Others' /proc/PID/mem must not reach the data page through us or
+	 * the timekeeper (which inherits this); QEMU's exec resets it. */
+	prctl(PR_SET_DUMPABLE, 0);
 	parse_arguments(argc, argv, &req);
 	read_program_header(req.program_argv[0], &program);
 

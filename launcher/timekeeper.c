@@ -13,7 +13,9 @@
 
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -211,13 +213,21 @@ static void page_write_end(uint8_t *page, const struct timekeeper_target *t,
 		put32(page, t, DATA_FIELD(t, i, seq), seq[i] + 1);
 }
 
+/*
+ * clock_mode is written only when it changes: after this process's death
+ * the kernel writes NONE there (timekeeper_clear_mode_at_exit()), possibly
+ * while the writer is still finishing an update, which must not undo it.
+ */
 static void page_write_vclock(struct timekeeper *tk, int i,
 			      const struct vclock *vc)
 {
 	const struct timekeeper_target *t = &tk->target;
 	uint8_t *page = tk->page;
 
-	put32(page, t, DATA_FIELD(t, i, clock_mode), vc->clock_mode);
+	if (!tk->updates || vc->clock_mode != tk->page_mode[i]) {
+		put32(page, t, DATA_FIELD(t, i, clock_mode), vc->clock_mode);
+		tk->page_mode[i] = vc->clock_mode;
+	}
 	put64(page, t, DATA_FIELD(t, i, cycle_last), vc->cycle_last);
 	put64(page, t, DATA_FIELD(t, i, mask), UINT64_MAX);
 	put32(page, t, DATA_FIELD(t, i, mult), vc->mult);
@@ -242,15 +252,75 @@ static void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES]
 	page_write_end(tk->page, &tk->target, seq);
 }
 
-void datapage_set_mode_none(void *datapage, const struct timekeeper_target *t)
-{
-	uint32_t seq[CS_BASES];
+/* ---- The page after this process ---- */
 
-	page_write_begin(datapage, t, seq);
+struct clear_mode_at_exit {
+	void *field;
+	sem_t *started;
+};
+
+/* Never returns: sleeps, every signal blocked, until the process dies. */
+static void *clear_mode_at_exit_thread(void *arg)
+{
+	struct clear_mode_at_exit *c = arg;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	syscall(SYS_set_tid_address, c->field);
+	sem_post(c->started);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * A thread's clear_child_tid (set_tid_address(2)) is where the kernel
+ * writes 0 when the thread exits, but only while another thread still
+ * shares its memory.  So each clock_mode gets two threads: whichever of
+ * the four dies last, both fields are cleared by one that died before.
+ * This thread, the writer, is one of data[0]'s: its own write comes after
+ * its last update for sure.
+ */
+int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
+{
+	const struct timekeeper_target *t = &tk->target;
+	uint8_t *page = tk->page;
+	struct clear_mode_at_exit helpers[2 * CS_BASES - 1];
+	uint32_t seq[CS_BASES];
+	pthread_attr_t attr;
+	pthread_t thread;
+	sem_t started;
+	int e = pthread_attr_init(&attr), n;
+
+	sem_init(&started, 0, 0);
+	if (!e)
+		e = pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN);
+	if (!e)
+		e = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (n = 0; n < 2 * CS_BASES - 1 && !e; n++) {
+		helpers[n] = (struct clear_mode_at_exit){
+			page + DATA_FIELD(t, (n + 1) / 2, clock_mode), &started };
+		e = pthread_create(&thread, &attr, clear_mode_at_exit_thread, &helpers[n]);
+	}
+	pthread_attr_destroy(&attr);
+	/* Each must have set its address before the page depends on it. */
+	for (int i = e ? n - 1 : n; i > 0; i--)
+		while (sem_wait(&started) && errno == EINTR)
+			;
+	sem_destroy(&started);
+	if (!e) {
+		syscall(SYS_set_tid_address, page + DATA_FIELD(t, CS_HRES_COARSE,
+							       clock_mode));
+		return 0;
+	}
+	/* Readers must not wait for updates that will not come. */
+	page_write_begin(page, t, seq);
 	for (int i = 0; i < CS_BASES; i++)
-		put32(datapage, t, DATA_FIELD(t, i, clock_mode),
-		      VDSO_CLOCKMODE_NONE);
-	page_write_end(datapage, t, seq);
+		put32(page, t, DATA_FIELD(t, i, clock_mode), VDSO_CLOCKMODE_NONE);
+	page_write_end(page, t, seq);
+	errno = e;
+	return -1;
 }
 
 /* ---- Linear functions of the counter ---- */
@@ -979,6 +1049,7 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 	struct sample raw, mono;
 	uint64_t mono_rate_hz = 0;	/* set by calibrate() */
 	struct timespec res, now;
+	int64_t realtime_sec;
 	char why[sizeof(tk->steer_reason)];
 
 	if (!o)
@@ -996,9 +1067,13 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 						     : TIMEKEEPER_DEFAULT_HZ);
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (now.tv_sec + o->realtime_offset.tv_sec < 0)
+	if (__builtin_add_overflow(now.tv_sec, o->realtime_offset.tv_sec,
+				   &realtime_sec) ||
+	    realtime_sec < 0 || realtime_sec >= TIMEKEEPER_REALTIME_MAX_SEC)
 		return fail(err, errlen, "realtime offset %jd s puts the clock "
-			    "before 1970", (intmax_t)o->realtime_offset.tv_sec);
+			    "before 1970 or past what Linux can set (%jd)",
+			    (intmax_t)o->realtime_offset.tv_sec,
+			    (intmax_t)TIMEKEEPER_REALTIME_MAX_SEC);
 	if (o->tz)
 		tk->tz = *o->tz;
 	else if (gettimeofday(&(struct timeval){ 0 }, &tk->tz))

@@ -42,6 +42,8 @@
 #include <sys/time.h>
 #include <time.h>
 
+#include <vdso/datapage.h>
+
 /* What the page is for: ppc32 (big-endian only), ppc64, ppc64le. */
 struct timekeeper_target {
 	int is64;
@@ -53,6 +55,13 @@ enum timekeeper_mode {
 	TIMEKEEPER_MIRROR,	/* mirror or fail */
 	TIMEKEEPER_STEER,	/* steer even where mirroring would work */
 };
+
+/*
+ * The latest CLOCK_REALTIME Linux lets settimeofday() set (its
+ * TIME_SETTOD_SEC_MAX, in 2232): with 30 years of uptime on top, still no
+ * clock wraps its 64-bit nanoseconds.  The earliest is 1970.
+ */
+#define TIMEKEEPER_REALTIME_MAX_SEC	(INT64_MAX / 1000000000 - 30LL * 365 * 86400)
 
 #define TIMEKEEPER_DEFAULT_HZ	1000
 #define TIMEKEEPER_MAX_HZ	100000
@@ -112,6 +121,7 @@ struct timekeeper {
 	uint32_t hrtimer_res;
 	int stop;			/* set by timekeeper_stop() */
 	uint64_t updates;		/* timekeeper_update() calls so far */
+	int32_t page_mode[CS_BASES];	/* clock_mode as last written */
 	/* mirror */
 	const uint8_t *host_vvar;
 	const struct host_layout *host_layout;
@@ -160,11 +170,14 @@ const char *timekeeper_mode_name(const struct timekeeper *tk);
 int timekeeper_describe(const struct timekeeper *tk, char *buf, size_t len);
 
 /*
- * The watchdog's "timekeeper died": clock_mode NONE in data[0] and data[1]
- * under the seqcount, so readers go to the system call.  Also ends a
- * write the dead timekeeper left half done (seq odd).  Only once nothing
- * else writes the page.
+ * In the process that will run timekeeper_run() (a forked child, never a
+ * thread of a program): from now on, however this process ends, SIGKILL
+ * included, the kernel sets clock_mode NONE in data[0] and data[1], so
+ * readers go to the system call rather than serve a page no one updates.
+ * (A write left half done, seq odd, then holds the reader in the wait,
+ * where ppctime's vDSO sees NONE.)  Starts three threads that only wait.
+ * Returns 0, or -1 with errno set, having set mode NONE itself.
  */
-void datapage_set_mode_none(void *datapage, const struct timekeeper_target *t);
+int timekeeper_clear_mode_at_exit(struct timekeeper *tk);
 
 #endif /* PPCTIME_TIMEKEEPER_H */

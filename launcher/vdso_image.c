@@ -17,6 +17,10 @@
 /* Large enough for any vDSO, small enough that a wrong path is caught. */
 #define VDSO_IMAGE_MAX_SIZE (64u << 20)
 
+/* A versym entry: the version definition's index, and "hidden". */
+#define VERSYM_INDEX 0x7fff
+#define VERSYM_HIDDEN 0x8000
+
 static int fail(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
@@ -174,8 +178,7 @@ static int parse_header(struct vdso_image *img, char *err, size_t errlen)
 	return 0;
 }
 
-static int parse_program_headers(struct vdso_image *img, uint64_t *dyn_offset,
-				 uint64_t *dyn_size, char *err, size_t errlen)
+static int parse_program_headers(struct vdso_image *img, char *err, size_t errlen)
 {
 	const unsigned char *e = img->buf;
 	uint64_t phoff = FIELD(img, e, Ehdr, e_phoff);
@@ -196,6 +199,8 @@ static int parse_program_headers(struct vdso_image *img, uint64_t *dyn_offset,
 		return fail(err, errlen,
 			    "truncated: program headers end at %llu beyond file size %zu",
 			    (unsigned long long)(phoff + phnum * phentsize), img->len);
+	img->phoff = phoff;
+	img->phnum = phnum;
 
 	for (uint64_t i = 0; i < phnum; i++) {
 		const unsigned char *ph = e + phoff + i * phentsize;
@@ -204,6 +209,7 @@ static int parse_program_headers(struct vdso_image *img, uint64_t *dyn_offset,
 		uint64_t filesz = FIELD(img, ph, Phdr, p_filesz);
 		uint64_t memsz = FIELD(img, ph, Phdr, p_memsz);
 
+		img->has_tls |= type == PT_TLS;
 		if (type != PT_LOAD && type != PT_DYNAMIC)
 			continue;
 		if (!in_file(img, offset, filesz))
@@ -212,8 +218,9 @@ static int parse_program_headers(struct vdso_image *img, uint64_t *dyn_offset,
 				    (unsigned long long)i, (unsigned long long)offset,
 				    (unsigned long long)filesz, img->len);
 		if (type == PT_DYNAMIC) {
-			*dyn_offset = offset;
-			*dyn_size = filesz;
+			img->dynamic.vaddr = FIELD(img, ph, Phdr, p_vaddr);
+			img->dynamic.offset = offset;
+			img->dynamic.filesz = filesz;
 			has_dynamic = true;
 			continue;
 		}
@@ -240,11 +247,11 @@ static int parse_program_headers(struct vdso_image *img, uint64_t *dyn_offset,
 		return fail(err, errlen, "no PT_LOAD segment");
 	if (!has_dynamic)
 		return fail(err, errlen, "no PT_DYNAMIC");
-	if (!in_segment(img, *dyn_offset, *dyn_size))
+	if (!in_segment(img, img->dynamic.offset, img->dynamic.filesz))
 		return fail(err, errlen,
 			    "PT_DYNAMIC (offset %llu, size %llu) lies outside the PT_LOAD segment",
-			    (unsigned long long)*dyn_offset,
-			    (unsigned long long)*dyn_size);
+			    (unsigned long long)img->dynamic.offset,
+			    (unsigned long long)img->dynamic.filesz);
 	return 0;
 }
 
@@ -256,14 +263,13 @@ struct dynamic_tags {
 	     has_verdefnum;
 };
 
-static int read_dynamic(struct vdso_image *img, uint64_t dyn_offset,
-			uint64_t dyn_size, struct dynamic_tags *tags,
+static int read_dynamic(struct vdso_image *img, struct dynamic_tags *tags,
 			char *err, size_t errlen)
 {
 	size_t entsize = SIZEOF(img, Dyn);
 
-	for (uint64_t pos = 0; pos + entsize <= dyn_size; pos += entsize) {
-		const unsigned char *d = img->buf + dyn_offset + pos;
+	for (uint64_t pos = 0; pos + entsize <= img->dynamic.filesz; pos += entsize) {
+		const unsigned char *d = img->buf + img->dynamic.offset + pos;
 		int64_t tag = (int64_t)FIELD(img, d, Dyn, d_tag);
 		uint64_t val = FIELD(img, d, Dyn, d_un);
 
@@ -312,11 +318,18 @@ static int read_dynamic(struct vdso_image *img, uint64_t dyn_offset,
 			tags->has_verdefnum = true;
 			tags->verdefnum = val;
 			break;
+		case DT_VERNEED:
+			img->has_verneed = true;
+			break;
 		case DT_REL:
 			img->rel.present = true;
 			break;
 		case DT_RELSZ:
 			img->rel.size = val;
+			break;
+		case DT_RELENT:
+			img->rel.has_entsize = true;
+			img->rel.entsize = val;
 			break;
 		case DT_RELA:
 			img->rela.present = true;
@@ -324,17 +337,29 @@ static int read_dynamic(struct vdso_image *img, uint64_t dyn_offset,
 		case DT_RELASZ:
 			img->rela.size = val;
 			break;
+		case DT_RELAENT:
+			img->rela.has_entsize = true;
+			img->rela.entsize = val;
+			break;
 		case DT_RELR:
 			img->relr.present = true;
 			break;
 		case DT_RELRSZ:
 			img->relr.size = val;
 			break;
+		case DT_RELRENT:
+			img->relr.has_entsize = true;
+			img->relr.entsize = val;
+			break;
 		case DT_JMPREL:
 			img->jmprel.present = true;
 			break;
 		case DT_PLTRELSZ:
 			img->jmprel.size = val;
+			break;
+		case DT_PLTREL:
+			img->has_pltrel = true;
+			img->pltrel = val;
 			break;
 		case DT_TEXTREL:
 			img->textrel = true;
@@ -490,14 +515,16 @@ static int read_verdef_at(const struct vdso_image *img, uint64_t off,
 	return 0;
 }
 
-/* Walks the whole Verdef chain once so later walks can trust it. */
+/* Walks the whole Verdef chain to check it, then once more to index it by
+ * position and by vd_ndx, so no lookup walks it again: a chain can be
+ * millions long. */
 static int parse_verdefs(struct vdso_image *img, uint64_t verdefnum,
 			 char *err, size_t errlen)
 {
 	uint64_t off = img->verdef_offset;
 	struct vdso_verdef def;
 	uint32_t next;
-	size_t n = 0;
+	size_t n = 0, max_index = 0;
 
 	for (;;) {
 		if (read_verdef_at(img, off, &def, &next, err, errlen))
@@ -505,6 +532,8 @@ static int parse_verdefs(struct vdso_image *img, uint64_t verdefnum,
 		/* A chain longer than the segment could hold has a loop. */
 		if (++n > img->load.filesz / sizeof(Elf64_Verdef))
 			return fail(err, errlen, "the version definition chain loops");
+		if (def.index <= VERSYM_INDEX && def.index > max_index)
+			max_index = def.index;
 		if (!next)
 			break;
 		off += next;
@@ -513,16 +542,29 @@ static int parse_verdefs(struct vdso_image *img, uint64_t verdefnum,
 		return fail(err, errlen,
 			    "DT_VERDEFNUM is %llu but the chain has %zu version definitions",
 			    (unsigned long long)verdefnum, n);
+
+	img->verdef_offsets = malloc(n * sizeof(*img->verdef_offsets));
+	img->verdef_by_index = calloc(max_index + 1, sizeof(*img->verdef_by_index));
+	if (!img->verdef_offsets || !img->verdef_by_index)
+		return fail(err, errlen, "out of memory for %zu version definitions", n);
+	off = img->verdef_offset;
+	for (size_t i = 0; i < n; i++, off += next) {
+		read_verdef_at(img, off, &def, &next, NULL, 0);	/* read above */
+		img->verdef_offsets[i] = off;
+		/* The first one of an index is the one lookups find. */
+		if (def.index <= max_index && !img->verdef_by_index[def.index])
+			img->verdef_by_index[def.index] = i + 1;
+	}
 	img->verdef_count = n;
+	img->verdef_max_index = max_index;
 	return 0;
 }
 
-static int parse_dynamic(struct vdso_image *img, uint64_t dyn_offset,
-			 uint64_t dyn_size, char *err, size_t errlen)
+static int parse_dynamic(struct vdso_image *img, char *err, size_t errlen)
 {
 	struct dynamic_tags tags = { 0 };
 
-	if (read_dynamic(img, dyn_offset, dyn_size, &tags, err, errlen))
+	if (read_dynamic(img, &tags, err, errlen))
 		return -1;
 	if (!tags.has_symtab)
 		return fail(err, errlen, "no DT_SYMTAB");
@@ -654,16 +696,16 @@ static int parse_sections(struct vdso_image *img, char *err, size_t errlen)
 int vdso_image_parse(struct vdso_image *img, const void *buf, size_t len,
 		     char *err, size_t errlen)
 {
-	uint64_t dyn_offset = 0, dyn_size = 0;
-
 	memset(img, 0, sizeof(*img));
 	img->buf = buf;
 	img->len = len;
 	if (parse_header(img, err, errlen) ||
-	    parse_program_headers(img, &dyn_offset, &dyn_size, err, errlen) ||
-	    parse_dynamic(img, dyn_offset, dyn_size, err, errlen) ||
-	    parse_sections(img, err, errlen))
+	    parse_program_headers(img, err, errlen) ||
+	    parse_dynamic(img, err, errlen) ||
+	    parse_sections(img, err, errlen)) {
+		vdso_image_free(img);	/* the version index, if made */
 		return -1;
+	}
 	return 0;
 }
 
@@ -712,6 +754,8 @@ int vdso_image_load(struct vdso_image *img, const char *path,
 void vdso_image_free(struct vdso_image *img)
 {
 	free(img->owned);
+	free(img->verdef_offsets);
+	free(img->verdef_by_index);
 	memset(img, 0, sizeof(*img));
 }
 
@@ -764,27 +808,24 @@ size_t vdso_image_symbol_count(const struct vdso_image *img,
 int vdso_image_verdef(const struct vdso_image *img, size_t index,
 		      struct vdso_verdef *def, char *err, size_t errlen)
 {
-	uint64_t off = img->verdef_offset;
-	uint32_t next = 0;
+	uint32_t next;
 
 	if (index >= img->verdef_count)
 		return fail(err, errlen, "no version definition %zu (there are %zu)",
 			    index, img->verdef_count);
-	for (size_t i = 0; i <= index; i++, off += next)
-		if (read_verdef_at(img, off, def, &next, err, errlen))
-			return -1;
-	return 0;
+	return read_verdef_at(img, img->verdef_offsets[index], def, &next, err, errlen);
 }
 
-/* The name of the version definition versym entries call index. */
+/* The name of the (first) version definition versym entries call index. */
 static const char *version_name(const struct vdso_image *img, uint16_t index)
 {
 	struct vdso_verdef def;
+	size_t position = index <= img->verdef_max_index ?
+			  img->verdef_by_index[index] : 0;
 
-	for (size_t i = 0; i < img->verdef_count; i++)
-		if (!vdso_image_verdef(img, i, &def, NULL, 0) && def.index == index)
-			return def.name;
-	return NULL;
+	if (!position || vdso_image_verdef(img, position - 1, &def, NULL, 0))
+		return NULL;
+	return def.name;
 }
 
 int vdso_image_symbol(const struct vdso_image *img, enum vdso_symtab_kind kind,
@@ -814,9 +855,9 @@ int vdso_image_symbol(const struct vdso_image *img, enum vdso_symtab_kind kind,
 
 	if (kind == VDSO_DYNSYM && img->has_versym) {
 		uint16_t versym = get(img, img->buf + img->versym_offset + 2 * index, 2);
-		uint16_t ver = versym & 0x7fff;
+		uint16_t ver = versym & VERSYM_INDEX;
 
-		sym->version_hidden = versym & 0x8000;
+		sym->version_hidden = versym & VERSYM_HIDDEN;
 		if (ver > VER_NDX_GLOBAL) {
 			sym->version = version_name(img, ver);
 			if (!sym->version)
@@ -1000,5 +1041,424 @@ int vdso_image_read_u32(const struct vdso_image *img, uint64_t vaddr,
 	if (vaddr_to_offset(img, vaddr, 4, &offset))
 		return -1;
 	*word = get(img, img->buf + offset, 4);
+	return 0;
+}
+
+/* Program headers as the guest reads them: from the mapped image, taking
+ * PT_DYNAMIC's p_vaddr (glibc's setup_vdso). */
+static int check_segments(const struct vdso_image *img, char *err, size_t errlen)
+{
+	if (!fits(img->phoff, img->phnum * SIZEOF(img, Phdr), img->load.filesz))
+		return fail(err, errlen,
+			    "program headers at offset %llu lie outside the PT_LOAD: the guest reads them there",
+			    (unsigned long long)img->phoff);
+	if (img->has_tls)
+		return fail(err, errlen, "a PT_TLS segment: glibc's ld.so asserts a vDSO has none");
+	if (img->dynamic.vaddr != img->dynamic.offset)
+		return fail(err, errlen,
+			    "PT_DYNAMIC p_vaddr %#llx is not its p_offset %#llx: the guest reads it at p_vaddr",
+			    (unsigned long long)img->dynamic.vaddr,
+			    (unsigned long long)img->dynamic.offset);
+	return 0;
+}
+
+/* glibc's ld.so asserts the entry sizes (a missing one is a NULL
+ * dereference there), and nothing applies relocations to a vDSO. */
+static int check_relocations(const struct vdso_image *img, char *err, size_t errlen)
+{
+	const struct {
+		const struct vdso_reloc_table *table;
+		const char *tag, *size_tag, *entsize_tag;
+		size_t entsize;
+	} tables[] = {
+		{ &img->rela, "DT_RELA", "DT_RELASZ", "DT_RELAENT", SIZEOF(img, Rela) },
+		{ &img->rel, "DT_REL", "DT_RELSZ", "DT_RELENT", SIZEOF(img, Rel) },
+		{ &img->relr, "DT_RELR", "DT_RELRSZ", "DT_RELRENT", img->elf_class / 8 },
+		{ &img->jmprel, "DT_JMPREL", "DT_PLTRELSZ", NULL, 0 },
+	};
+
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++) {
+		const struct vdso_reloc_table *t = tables[i].table;
+
+		if (!t->present)
+			continue;
+		if (tables[i].entsize_tag && !t->has_entsize)
+			return fail(err, errlen, "%s without %s: glibc's ld.so crashes on that",
+				    tables[i].tag, tables[i].entsize_tag);
+		if (tables[i].entsize_tag && t->entsize != tables[i].entsize)
+			return fail(err, errlen, "%s is %llu, not %zu: glibc's ld.so asserts it",
+				    tables[i].entsize_tag, (unsigned long long)t->entsize,
+				    tables[i].entsize);
+		if (t->size)
+			return fail(err, errlen,
+				    "%s is %llu: relocations, but nothing relocates a vDSO",
+				    tables[i].size_tag, (unsigned long long)t->size);
+	}
+	if (img->jmprel.present && !img->has_pltrel)
+		return fail(err, errlen, "DT_JMPREL without DT_PLTREL");
+	if (img->has_pltrel && img->pltrel != DT_RELA)
+		return fail(err, errlen,
+			    "DT_PLTREL is %llu, not DT_RELA (%d): glibc's ld.so asserts it",
+			    (unsigned long long)img->pltrel, DT_RELA);
+	if (img->textrel)
+		return fail(err, errlen, "DT_TEXTREL: nothing relocates a vDSO");
+	return 0;
+}
+
+/* glibc walks DT_GNU_HASH, other readers DT_HASH: both must cover the
+ * symbols checked, no more and no less. */
+static int check_hash_tables(const struct vdso_image *img, char *err, size_t errlen)
+{
+	size_t gnu_count;
+
+	if (!img->has_hash || !img->has_gnu_hash)
+		return 0;
+	if (gnu_hash_symbol_count(img, &gnu_count, err, errlen))
+		return -1;
+	if (gnu_count != img->dynsym.count)
+		return fail(err, errlen,
+			    "DT_HASH covers %zu symbols, DT_GNU_HASH %zu: their readers see different ones",
+			    img->dynsym.count, gnu_count);
+	return 0;
+}
+
+/* glibc's ld.so keeps one version per index (the last non-base one),
+ * lookups here take the first with that index: they must be the same. */
+static int check_versions(const struct vdso_image *img, char *err, size_t errlen)
+{
+	unsigned char seen[(VERSYM_INDEX + 1) / 8] = { 0 };
+	struct vdso_verdef def;
+
+	if (img->has_verneed)
+		return fail(err, errlen,
+			    "DT_VERNEED: a vDSO needs no other object (glibc's ld.so asserts it is loaded)");
+	for (size_t i = 0; i < img->verdef_count; i++) {
+		unsigned int index;
+
+		if (vdso_image_verdef(img, i, &def, err, errlen))
+			return -1;
+		index = def.index & VERSYM_INDEX;
+		if (seen[index / 8] & (1u << index % 8))
+			return fail(err, errlen,
+				    "version definition %zu (%s) repeats index %u: readers disagree on which is meant",
+				    i, def.name, index);
+		seen[index / 8] |= 1u << index % 8;
+		if ((def.flags & VER_FLG_BASE) && def.index != VER_NDX_GLOBAL)
+			return fail(err, errlen,
+				    "base version definition %s has index %u, not %d: glibc would not version by it",
+				    def.name, def.index, VER_NDX_GLOBAL);
+	}
+	return 0;
+}
+
+/* An address range [start, end): a function or a section. */
+struct range {
+	uint64_t start, end;
+	const char *name;
+};
+
+static int compare_ranges(const void *a, const void *b)
+{
+	const struct range *x = a, *y = b;
+
+	if (x->start != y->start)
+		return x->start < y->start ? -1 : 1;
+	return x->end < y->end ? -1 : x->end > y->end;
+}
+
+/* The executable sections, sorted and disjoint: where calls may land.
+ * The caller frees *code. */
+static int code_sections(const struct vdso_image *img, struct range **code,
+			 size_t *count, char *err, size_t errlen)
+{
+	const uint64_t exec = SHF_ALLOC | SHF_EXECINSTR;
+	struct vdso_section sec;
+	struct range *r;
+	size_t n = 0;
+
+	if (!img->shnum)
+		return fail(err, errlen, "no section headers: nothing says where the code is");
+	r = malloc(img->shnum * sizeof(*r));
+	if (!r)
+		return fail(err, errlen, "out of memory for %zu sections", img->shnum);
+	for (size_t i = 0; i < img->shnum; i++) {
+		if (vdso_image_section(img, i, &sec, err, errlen))
+			goto refuse;
+		if (sec.type != SHT_PROGBITS || (sec.flags & exec) != exec || !sec.size)
+			continue;
+		if (sec.addr != sec.offset || !fits(sec.offset, sec.size, img->load.filesz)) {
+			fail(err, errlen,
+			     "executable section %s (address %#llx, offset %#llx) is not mapped from the file",
+			     sec.name, (unsigned long long)sec.addr,
+			     (unsigned long long)sec.offset);
+			goto refuse;
+		}
+		r[n++] = (struct range){ sec.addr, sec.addr + sec.size, sec.name };
+	}
+	if (!n) {
+		fail(err, errlen, "no executable section (SHF_EXECINSTR)");
+		goto refuse;
+	}
+	qsort(r, n, sizeof(*r), compare_ranges);
+	for (size_t i = 1; i < n; i++)
+		if (r[i].start < r[i - 1].end) {
+			fail(err, errlen, "executable sections %s and %s overlap",
+			     r[i - 1].name, r[i].name);
+			goto refuse;
+		}
+	*code = r;
+	*count = n;
+	return 0;
+refuse:
+	free(r);
+	return -1;
+}
+
+/* One exported symbol: the version node is fine as it is, a function is
+ * added to funcs. */
+static int check_export(const struct vdso_image *img, const struct vdso_symbol *sym,
+			struct range *funcs, size_t *nfuncs, char *err, size_t errlen)
+{
+	unsigned int visibility = ELF64_ST_VISIBILITY(sym->other);
+
+	if (visibility == STV_HIDDEN || visibility == STV_INTERNAL)
+		return fail(err, errlen,
+			    "exported symbol %s is hidden: glibc would not find it, lookups here do",
+			    sym->name);
+	if (sym->shndx == SHN_ABS) {
+		if (sym->value || !sym->version || strcmp(sym->version, sym->name))
+			return fail(err, errlen,
+				    "absolute symbol %s = %#llx is no version node (0, named as its version)",
+				    sym->name, (unsigned long long)sym->value);
+		return 0;
+	}
+	if (sym->type != STT_FUNC)
+		return fail(err, errlen,
+			    "exported symbol %s is of type %u, not STT_FUNC: a vDSO exports functions",
+			    sym->name, sym->type);
+	if (sym->value % 4)
+		return fail(err, errlen, "function %s at %#llx is not aligned to an instruction",
+			    sym->name, (unsigned long long)sym->value);
+	if (!sym->size || sym->size % 4)
+		return fail(err, errlen,
+			    "function %s is %llu bytes long: not a whole number of instructions",
+			    sym->name, (unsigned long long)sym->size);
+	if (!fits(sym->value, sym->size, img->load.filesz))
+		return fail(err, errlen,
+			    "function %s (%#llx, %llu bytes) lies outside the PT_LOAD segment",
+			    sym->name, (unsigned long long)sym->value,
+			    (unsigned long long)sym->size);
+	funcs[(*nfuncs)++] = (struct range){ sym->value, sym->value + sym->size, sym->name };
+	return 0;
+}
+
+/* Every dynamic symbol readable; the exported functions in the code, one
+ * after the other: an entry inside another one would run its tail. */
+static int check_exports(const struct vdso_image *img, char *err, size_t errlen)
+{
+	struct range *code, *funcs;
+	size_t ncode, nfuncs = 0, c = 0;
+	struct vdso_symbol sym;
+	int rc = -1;
+
+	if (code_sections(img, &code, &ncode, err, errlen))
+		return -1;
+	funcs = malloc(img->dynsym.count * sizeof(*funcs));
+	if (!funcs && img->dynsym.count) {
+		fail(err, errlen, "out of memory for %zu symbols", img->dynsym.count);
+		goto out;
+	}
+	for (size_t i = 1; i < img->dynsym.count; i++) {
+		if (vdso_image_symbol(img, VDSO_DYNSYM, i, &sym, err, errlen))
+			goto out;
+		if (sym.bind != STB_LOCAL && sym.shndx != SHN_UNDEF &&
+		    check_export(img, &sym, funcs, &nfuncs, err, errlen))
+			goto out;
+	}
+	qsort(funcs, nfuncs, sizeof(*funcs), compare_ranges);
+	for (size_t i = 0; i < nfuncs; i++) {
+		const struct range *f = &funcs[i];
+
+		if (i && f->start < f[-1].end) {
+			fail(err, errlen,
+			     "functions %s (%#llx-%#llx) and %s (%#llx-%#llx) overlap: one runs the other",
+			     f[-1].name, (unsigned long long)f[-1].start,
+			     (unsigned long long)f[-1].end, f->name,
+			     (unsigned long long)f->start, (unsigned long long)f->end);
+			goto out;
+		}
+		while (c < ncode && code[c].end <= f->start)
+			c++;
+		if (c == ncode || f->start < code[c].start || f->end > code[c].end) {
+			fail(err, errlen,
+			     "function %s (%#llx-%#llx) lies outside the executable sections",
+			     f->name, (unsigned long long)f->start, (unsigned long long)f->end);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(code);
+	free(funcs);
+	return rc;
+}
+
+int vdso_image_check_guest(const struct vdso_image *img, char *err, size_t errlen)
+{
+	if (check_segments(img, err, errlen) ||
+	    check_relocations(img, err, errlen) ||
+	    check_hash_tables(img, err, errlen) ||
+	    check_versions(img, err, errlen) ||
+	    check_exports(img, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* Instructions the PC-relative address computations use. */
+#define PPC_BCL_ALWAYS_MASK	0xffff0003u
+#define PPC_BCL_ALWAYS		0x429f0001u	/* bcl 20,31,target */
+#define PPC_SPR_MASK		0xfc1fffffu
+#define PPC_MFLR		0x7c0802a6u
+#define PPC_MTLR		0x7c0803a6u
+#define PPC_OP_ADDI		14
+#define PPC_OP_ADDIS		15
+#define PPC_OP_LWZ		32
+#define PPC_OP_LWA		58		/* DS-form, low bits 2 */
+#define PPC_OP_X		31
+#define PPC_XO_ADD		266
+/* More than the longest computation, the helper's (mflr, addi, mtlr, lwa, add). */
+#define MAX_ADDRESS_INSNS	16
+/* The smallest page size: the data page lies beyond this below the image. */
+#define MIN_PAGE_SIZE		4096u
+
+/* What a register is known to hold: an image-relative address, another
+ * number, or nothing known. */
+struct reg {
+	enum { REG_UNKNOWN, REG_ADDRESS, REG_CONSTANT } kind;
+	int64_t value;
+};
+
+/*
+ * Follows the address computation started by the "bcl 20,31,target" at pc
+ * as the entries and the data-page helpers do it (mflr; addis, addi; a
+ * word of the image loaded and added), up to the first instruction that
+ * is none of these or has unknown inputs.  Gives what the last register
+ * written holds if that is an address.
+ */
+static bool pc_relative_address(const struct vdso_image *img, uint64_t pc,
+				uint32_t bcl, int64_t *address)
+{
+	struct reg r[32] = { 0 }, lr = { REG_ADDRESS, (int64_t)pc + 4 }, v;
+	uint64_t at = pc + (int16_t)(bcl & 0xfffc);
+	int last = -1;
+
+	for (int n = 0; n < MAX_ADDRESS_INSNS; n++, at += 4) {
+		unsigned int op, rt, ra, rb;
+		uint32_t w, word;
+		int16_t imm;
+
+		if (vdso_image_read_u32(img, at, &w))
+			break;
+		op = w >> 26;
+		rt = w >> 21 & 31;
+		ra = w >> 16 & 31;
+		rb = w >> 11 & 31;
+		imm = (int16_t)w;
+		if ((w & PPC_SPR_MASK) == PPC_MTLR) {
+			lr = r[rt];
+			continue;
+		}
+		if ((w & PPC_SPR_MASK) == PPC_MFLR) {
+			v = lr;
+		} else if (op == PPC_OP_ADDI || op == PPC_OP_ADDIS) {
+			v = ra ? r[ra] : (struct reg){ REG_CONSTANT, 0 };
+			v.value += op == PPC_OP_ADDI ? imm : (int64_t)imm * 65536;
+		} else if (op == PPC_OP_LWZ || (op == PPC_OP_LWA && (w & 3) == 2)) {
+			int64_t disp = op == PPC_OP_LWZ ? imm : (int16_t)(w & 0xfffc);
+
+			if (!ra || r[ra].kind != REG_ADDRESS ||
+			    vdso_image_read_u32(img, (uint64_t)(r[ra].value + disp), &word))
+				break;
+			v = (struct reg){ REG_CONSTANT, (op == PPC_OP_LWA || img->elf_class == 32) ?
+					  (int64_t)(int32_t)word : (int64_t)word };
+		} else if (op == PPC_OP_X && (w >> 1 & 0x1ff) == PPC_XO_ADD) {
+			if (r[ra].kind == REG_UNKNOWN || r[rb].kind == REG_UNKNOWN ||
+			    (r[ra].kind == REG_ADDRESS && r[rb].kind == REG_ADDRESS))
+				break;
+			v = (struct reg){ r[ra].kind == REG_CONSTANT && r[rb].kind == REG_CONSTANT ?
+					  REG_CONSTANT : REG_ADDRESS, r[ra].value + r[rb].value };
+		} else {
+			break;
+		}
+		if (v.kind == REG_UNKNOWN)
+			break;
+		if (img->elf_class == 32)	/* 32-bit registers */
+			v.value = (int32_t)v.value;
+		r[rt] = v;
+		last = rt;
+	}
+	if (last < 0 || r[last].kind != REG_ADDRESS)
+		return false;
+	*address = r[last].value;
+	return true;
+}
+
+/* A data page computation: where, how far below the image it lands, and
+ * the page size that says. */
+struct data_page_site {
+	uint64_t pc, below, page_size;
+};
+
+/* Takes the computation at pc, if there is one, as *first or checks it
+ * agrees with *first. */
+static int add_data_page_site(const struct vdso_image *img, uint64_t pc,
+			      struct data_page_site *first, char *err, size_t errlen)
+{
+	struct data_page_site site = { .pc = pc };
+	int64_t address;
+	uint32_t w;
+
+	if (vdso_image_read_u32(img, pc, &w) || (w & PPC_BCL_ALWAYS_MASK) != PPC_BCL_ALWAYS ||
+	    !pc_relative_address(img, pc, w, &address) || address >= 0)
+		return 0;
+	site.below = -(uint64_t)address;
+	/* In [-2 * page, -page): below is in (page, 2 * page]. */
+	if (site.below <= MIN_PAGE_SIZE)
+		return fail(err, errlen,
+			    "the code at %#llx finds data %llu bytes below the image: not 2 pages of %u bytes",
+			    (unsigned long long)pc, (unsigned long long)site.below, MIN_PAGE_SIZE);
+	site.page_size = 1ull << (63 - __builtin_clzll(site.below - 1));
+	if (!first->page_size)
+		*first = site;
+	else if (site.page_size != first->page_size)
+		return fail(err, errlen,
+			    "the code at %#llx finds data %llu bytes below (%llu-byte pages), at %#llx %llu (%llu-byte pages)",
+			    (unsigned long long)first->pc, (unsigned long long)first->below,
+			    (unsigned long long)first->page_size, (unsigned long long)pc,
+			    (unsigned long long)site.below, (unsigned long long)site.page_size);
+	return 0;
+}
+
+int vdso_image_page_size(const struct vdso_image *img, uint64_t *page_size,
+			 char *err, size_t errlen)
+{
+	struct data_page_site first = { 0 };
+	struct range *code;
+	size_t ncode;
+	int rc = 0;
+
+	if (code_sections(img, &code, &ncode, err, errlen))
+		return -1;
+	for (size_t i = 0; i < ncode && !rc; i++)
+		for (uint64_t pc = (code[i].start + 3) & ~3ull; pc + 4 <= code[i].end && !rc;
+		     pc += 4)
+			rc = add_data_page_site(img, pc, &first, err, errlen);
+	free(code);
+	if (rc)
+		return -1;
+	if (!first.page_size)
+		return fail(err, errlen,
+			    "no code finds a data page below the image (bcl 20,31; mflr; adds): no page size");
+	*page_size = first.page_size;
 	return 0;
 }

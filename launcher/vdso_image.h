@@ -34,10 +34,14 @@ struct vdso_symtab {
 	struct vdso_strtab strings;
 };
 
-/* A dynamic relocation table: present (its tag seen) and its size. */
+/* A dynamic relocation table: present (its tag seen), its size and the
+ * size of an entry (DT_RELAENT, DT_RELENT, DT_RELRENT; none for DT_JMPREL,
+ * whose entry type is DT_PLTREL). */
 struct vdso_reloc_table {
 	bool present;
 	uint64_t size;
+	bool has_entsize;
+	uint64_t entsize;
 };
 
 struct vdso_image {
@@ -57,6 +61,14 @@ struct vdso_image {
 		uint64_t vaddr, memsz, offset, filesz;
 		uint32_t flags;		/* PF_R | PF_W | PF_X */
 	} load;
+	/* The (last) PT_DYNAMIC: the guest reads it at vaddr, the checks at
+	 * offset. */
+	struct {
+		uint64_t vaddr, offset, filesz;
+	} dynamic;
+	uint64_t phoff;			/* e_phoff: the guest reads them mapped */
+	size_t phnum;
+	bool has_tls;			/* a PT_TLS segment */
 
 	/* From the dynamic section.  All offsets are file offsets. */
 	bool has_hash, has_gnu_hash, has_versym, has_verdef;
@@ -68,8 +80,19 @@ struct vdso_image {
 	const char *soname;		/* DT_SONAME, NULL if absent */
 	struct vdso_symtab dynsym;	/* DT_SYMTAB, counted from the hash tables */
 	struct vdso_reloc_table rel, rela, relr, jmprel; /* DT_REL... and sizes */
+	bool has_pltrel;
+	uint64_t pltrel;		/* DT_PLTREL: DT_REL or DT_RELA */
 	bool textrel;			/* DT_TEXTREL or DF_TEXTREL */
 	bool pltgot;			/* DT_PLTGOT */
+	bool has_verneed;		/* DT_VERNEED */
+
+	/* The Verdef chain, walked once: each one's file offset in chain
+	 * order, and by vd_ndx (up to verdef_max_index, at most 0x7fff, the
+	 * indexes a versym entry can name) the first one's position + 1, 0
+	 * for none. */
+	uint64_t *verdef_offsets;
+	size_t *verdef_by_index;
+	size_t verdef_max_index;
 
 	/* Section headers (e_shnum may be 0) and the full symbol table that
 	 * unstripped images (the .dbg twins) keep in SHT_SYMTAB. */
@@ -122,7 +145,8 @@ enum vdso_hash_table {
 /*
  * All functions returning int give 0 on success and -1 with a message in
  * err (if err is not NULL) on failure.  Strings returned point into buf,
- * which must outlive img.
+ * which must outlive img.  A parsed image holds memory: vdso_image_free()
+ * releases it, after vdso_image_parse() as after vdso_image_load().
  */
 int vdso_image_parse(struct vdso_image *img, const void *buf, size_t len,
 		     char *err, size_t errlen);
@@ -130,6 +154,38 @@ int vdso_image_parse(struct vdso_image *img, const void *buf, size_t len,
 int vdso_image_load(struct vdso_image *img, const char *path,
 		    char *err, size_t errlen);
 void vdso_image_free(struct vdso_image *img);
+
+/*
+ * Is the image one a guest can use as the kernel's build makes them?
+ * Parsing proves only that the reader can walk it; this checks what the
+ * guest's C library and the calls into the image rely on:
+ *  - the program headers lie in the PT_LOAD, there is no PT_TLS, and
+ *    PT_DYNAMIC's p_vaddr is where the PT_LOAD maps its p_offset;
+ *  - relocation tables have their entry sizes (DT_RELAENT, DT_RELENT,
+ *    DT_RELRENT; DT_PLTREL is DT_RELA) and are empty: nothing relocates
+ *    a vDSO; no DT_TEXTREL, no DT_VERNEED;
+ *  - DT_HASH and DT_GNU_HASH cover the same symbols;
+ *  - version definitions have distinct indexes, the base one index 1;
+ *  - every dynamic symbol has its name and version; every exported one
+ *    (defined, not local) is visible and either the linker's version-node
+ *    symbol (SHN_ABS, value 0, named as its version) or an STT_FUNC
+ *    aligned to 4, a nonzero multiple of 4 bytes long, inside an
+ *    executable section that is loaded where it lies in the file, and
+ *    overlapping no other exported function (so section headers are
+ *    needed: the kernel's build and objcopy -S keep them).
+ */
+int vdso_image_check_guest(const struct vdso_image *img, char *err, size_t errlen);
+
+/*
+ * The kernel page size the image was built for, read from its code: the
+ * image finds its data page VDSO_NR_PAGES (2) pages below itself, so each
+ * "bcl 20,31; mflr" address computation in its executable sections that
+ * lands below the image lands in [-2 * page, -page).  Fails unless there
+ * is one such computation and all agree.  PT_LOAD's p_align says nothing
+ * here: the linker sets 64 KiB on powerpc whatever the kernel's pages.
+ */
+int vdso_image_page_size(const struct vdso_image *img, uint64_t *page_size,
+			 char *err, size_t errlen);
 
 /* Does the image suit a target?  On EM_PPC64 also checks the ELF ABI
  * version: big-endian ppctime targets are ELFv1, little-endian ELFv2 (0,

@@ -34,7 +34,7 @@ check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) launcher/ppctime-run
 	@top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
 		$(srcdir)/tests/glibc/sysroot-test.sh
 
-CHECK_DEPS += $(addsuffix .stamp,$(SYSROOTS))
+CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
 TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
 CLEANFILES += $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(SYSROOTS)) \
 	$(addsuffix -gcc,$(SYSROOTS)) glibc-build glibc-src

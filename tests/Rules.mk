@@ -23,3 +23,6 @@ tests/unit/vdso-core-test-%: $(unit_src)/vdso-core-test.c \
 TESTS += $(VDSO_CORE_TESTS)
 CHECK_DEPS += $(VDSO_CORE_TESTS)
 CLEANFILES += $(VDSO_CORE_TESTS)
+
+# The in-tree build keeps the source tree clean (tests/tree-test.sh).
+TESTS += $(srcdir)/tests/tree-test.sh

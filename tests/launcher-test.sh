@@ -2,14 +2,16 @@
 # SPDX-License-Identifier: GPL-2.0
 # ppctime-run end to end, per target: the guest sees a vDSO laid out as the
 # kernel lays it out and glibc uses it (dynamic and static programs);
-# everything else about running a program is plain QEMU's; bad images are
-# refused; the watchdog turns a dead or stalled timekeeper into system
-# calls.  Guest side: tests/guest/launcher-probe.c.  Protocol: README.md.
+# everything else about running a program is plain QEMU's; bad images,
+# page sizes, dates and programs are refused; a dead or stalled timekeeper
+# turns into system calls, also for daemons that outlive the launch; no
+# one else reaches the data page.  Guest side: tests/guest/launcher-probe.c.
+# Protocol: README.md.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"
 # Absolute: some cases run from another directory.
-top_builddir=$(cd "$top_builddir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd -P)
 
 run=$top_builddir/launcher/ppctime-run
 probes=$top_builddir/tests/guest
@@ -240,15 +242,32 @@ check_forwarded_signal() { # NAME PROBE
 
 check_realtime() { # NAME PROBE YEAR
 	launch --realtime="$3" "$2" year
-	year=$(value year)
+	year=$(value year) year_coarse=$(value year_coarse)
 	launch --realtime="$3-06-01" "$2" compare 200 monotonic
-	if [ "$year" != "$3" ]; then
-		fail "$1" "CLOCK_REALTIME says year ${year:-?}, not $3"; show
+	if [ "$year" != "$3" ] || [ "$year_coarse" != "$3" ]; then
+		fail "$1" "CLOCK_REALTIME says year ${year:-?}, REALTIME_COARSE ${year_coarse:-?}, not $3"
+		show
 	elif [ "$status" -ne 0 ] || [ "$(value worst_monotonic)" -gt 1000000 ]; then
 		fail "$1" "CLOCK_MONOTONIC moved with --realtime"; show
 	else
 		pass "$1"
 	fi
+}
+
+# Dates Linux cannot set are refused, the latest it can is every realtime
+# clock's, none wrapped.
+check_realtime_bounds() { # NAME PROBE
+	for when in @-9223372036854775808 @-1 @9223372036854775808 2555 2232-12-31; do
+		launch --realtime="$when" "$2" year
+		if [ "$status" -ne 127 ] || [ -s "$work/out" ] || ! has 'realtime takes' err; then
+			fail "$1" "--realtime=$when: status $status, not refused"; show
+			return
+		fi
+	done
+	launch --realtime=2232-01-01 "$2" year
+	if [ "$(value year)" = 2232 ] && [ "$(value year_coarse)" = 2232 ]; then pass "$1"
+	else fail "$1" "--realtime=2232-01-01: year $(value year), REALTIME_COARSE's $(value year_coarse)"
+		show; fi
 }
 
 check_tz() { # NAME PROBE
@@ -282,6 +301,144 @@ check_sysroot() { # NAME PROBE
 	fi
 }
 
+# A --page-size the image was not built for is refused (a wrong one would
+# read garbage, spin or crash); the right one, or none, runs.
+check_page_size() { # NAME TARGET PROBE
+	right=$(eval echo "\$PAGE_SIZE_$2")
+	for size in 4096 8192 16384 32768 65536 131072 1048576; do
+		launch --page-size=$size "$3" vdso
+		if [ "$size" = "$right" ]; then
+			[ "$status" -eq 0 ] && [ "$(value clock_gettime)" = 0 ] && continue
+			fail "$1" "--page-size=$size, the image's own: status $status"; show
+			return
+		fi
+		if [ "$status" -ne 127 ] || [ -s "$work/out" ] || ! has 'data page with' err; then
+			fail "$1" "--page-size=$size for a $right-byte image: status $status"; show
+			return
+		fi
+	done
+	pass "$1 ($(head -n 1 "$work/err"))"
+}
+
+# What exec would refuse: no execute permission, not a regular file.
+check_not_executable() { # NAME PROBE
+	cp "$2" "$work/no-x" && chmod 0644 "$work/no-x"
+	launch "$work/no-x" echo ran
+	if [ "$status" -ne 127 ] || [ -s "$work/out" ] || ! has 'Permission denied' err; then
+		fail "$1" "mode 0644: status $status"; show
+		return
+	fi
+	launch "$work" echo ran
+	if [ "$status" -ne 127 ] || ! has 'not a regular file' err; then
+		fail "$1" "a directory: status $status"; show
+	else
+		pass "$1"
+	fi
+}
+
+# stderr a closed pipe: the notice of the timekeeper's death must not kill
+# the launcher (SIGPIPE), and with it the program.
+check_closed_stderr() { # NAME PROBE
+	rm -f "$work/status"
+	{
+		sleep 0.3	# until the reader is gone
+		"$run" "$2" compare 1500 realtime 2>&1 >"$work/out" </dev/null &
+		launcher=$!
+		keeper=$(keeper_of $launcher) && kill -KILL "$keeper"
+		wait $launcher
+		echo $? >"$work/status"
+	} | true
+	: >"$work/err"
+	if [ "$(cat "$work/status")" = 0 ] && has '^reads=' out; then pass "$1"
+	else fail "$1" "status $(cat "$work/status"), the program did not finish"; show; fi
+}
+
+# Not even the launcher's parent, without CAP_SYS_PTRACE, opens the
+# launcher's or the timekeeper's memory, where a write would reach the
+# data page: neither is dumpable.
+check_not_dumpable() { # NAME PROBE
+	drop=
+	if [ "$(id -u)" -eq 0 ]; then
+		drop="setpriv --bounding-set=-all --inh-caps=-all"
+		if ! $drop true 2>/dev/null; then
+			skip "$1" "root cannot drop its capabilities here (setpriv)"
+			return
+		fi
+	fi
+	# shellcheck disable=SC2016
+	$drop sh -c '
+		"$0" "$1" compare 2000 monotonic >/dev/null 2>&1 </dev/null &
+		launcher=$! keeper=
+		for _ in $(seq 100); do
+			for d in /proc/[0-9]*; do
+				[ "$(cat "$d/comm" 2>/dev/null)" = ppctime-tk ] &&
+				grep -q "^PPid:[[:space:]]*$launcher\$" "$d/status" 2>/dev/null &&
+					keeper=${d#/proc/}
+			done
+			[ -n "$keeper" ] && break
+			sleep 0.05
+		done
+		echo "keeper=${keeper:-none}"
+		for pid in $launcher $keeper; do
+			true 3<>"/proc/$pid/mem" 2>/dev/null && echo "opened=$pid"
+		done
+		kill $launcher
+		wait $launcher
+	' "$run" "$2" >"$work/out" 2>"$work/err"
+	if [ "$(value keeper)" = none ]; then
+		fail "$1" "no timekeeper found"; show
+	elif has '^opened=' out; then
+		fail "$1" "opened /proc/PID/mem read-write of $(value opened)"; show
+	else
+		pass "$1"
+	fi
+}
+
+# A daemon the program leaves behind must never read a stale or wrapped
+# clock, however the launch ends (the program exits; the launcher, the
+# timekeeper or both are killed): every clock within 1 ms of the system
+# call 2 s and 30 s after.  Started first, checked last.
+orphan_ways="exit kill-launcher kill-keeper kill-both"
+start_orphan() { # TARGET PROBE HOW
+	out=$work/orphan-$1-$3
+	if [ "$3" = exit ]; then
+		"$run" "$2" orphan exit >"$out" 2>"$out.err" </dev/null
+		return
+	fi
+	"$run" "$2" orphan wait >"$out" 2>"$out.err" </dev/null &
+	launcher=$!
+	keeper=$(keeper_of $launcher)
+	for _ in $(seq 200); do
+		grep -q '^daemon=' "$out" && break
+		sleep 0.05
+	done
+	case $3 in
+	kill-launcher) kill -KILL $launcher ;;
+	kill-keeper) kill -KILL $keeper; sleep 0.2; kill -TERM $launcher ;;
+	kill-both) kill -KILL $keeper $launcher ;;
+	esac
+	wait $launcher 2>/dev/null
+}
+
+check_orphan() { # NAME TARGET HOW
+	out=$work/orphan-$2-$3
+	for _ in $(seq 900); do
+		grep -q '^done' "$out" && break
+		sleep 0.1
+	done
+	worst=$(sed -n 's/^after=[0-9]*s //p' "$out" | tr ' ' '\n' | sed 's/^worst_[^=]*=//' |
+		sort -n | tail -n 1)
+	if ! grep -q '^done' "$out" || [ "$(grep -c '^after=' "$out")" -ne 2 ]; then
+		fail "$1" "the daemon did not report 2 s and 30 s after"
+		sed 's/^/    out: /' "$out" "$out.err"
+	elif [ "$worst" -gt 1000000 ]; then
+		fail "$1" "a clock $worst ns off the system call's"
+		sed 's/^/    out: /' "$out"
+	else
+		pass "$1 (worst $worst ns off the system call, 2 s and 30 s after)"
+	fi
+}
+
 check_usage() {
 	launch --help
 	if [ "$status" -eq 0 ] && has '^Usage: ppctime-run' out; then pass usage
@@ -299,6 +456,13 @@ if [ ! -x "$run" ]; then
 	exit 0
 fi
 check_usage
+for t in $TARGETS; do
+	dyn=$probes/launcher-probe-$t
+	[ -x "$dyn" ] || continue
+	for how in $orphan_ways; do
+		start_orphan "$t" "$dyn" "$how"
+	done
+done
 for t in $TARGETS; do
 	# PIE (ET_DYN with PT_INTERP), static (ET_EXEC), and ET_EXEC with PT_INTERP.
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
@@ -327,6 +491,10 @@ for t in $TARGETS; do
 	check_ldso_as_program "ldso-as-program-$t" "$t" "$dyn"
 	check_sysroot "sysroot-$t" "$dyn"
 	check_bad_images "$t" "$dyn" "$image"
+	check_page_size "refuse-page-size-$t" "$t" "$dyn"
+	check_not_executable "refuse-not-executable-$t" "$dyn"
+	check_closed_stderr "closed-stderr-$t" "$dyn"
+	check_not_dumpable "not-dumpable-$t" "$dyn"
 	# Death is seen at once, a stop after 20 ms without updates, both as
 	# soon as the watchdog gets a CPU: on a loaded machine tens of ms.
 	# A page left stale would be a second off.
@@ -341,7 +509,19 @@ for t in $TARGETS; do
 		skip "tz-$t" "glibc's 32-bit gettimeofday zeroes the timezone itself"
 	else
 		check_realtime "realtime-2040-$t" "$dyn" 2040
+		check_realtime_bounds "realtime-bounds-$t" "$dyn"
 		check_tz "tz-$t" "$dyn"
 	fi
+	if [ "$t" = ppc64 ]; then
+		launch "$probes/elfv2-probe-ppc64"
+		if [ "$status" -eq 0 ] && has 'entry r12 ok' out; then pass "elfv2-big-endian-$t"
+		else fail "elfv2-big-endian-$t" "status $status"; show; fi
+	fi
+done
+for t in $TARGETS; do
+	[ -x "$probes/launcher-probe-$t" ] || continue
+	for how in $orphan_ways; do
+		check_orphan "orphan-after-$how-$t" "$t" "$how"
+	done
 done
 exit $failed

@@ -25,7 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 #include <x86intrin.h>
 
@@ -652,46 +654,72 @@ static void test_realtime_offset(const struct layout *l, struct timespec offset)
 	rig_free(&rig);
 }
 
-/* ---- (f) the watchdog's mode NONE ---- */
+/* ---- (f) the page after the timekeeper process ---- */
 
-static void test_mode_none(const struct layout *l)
+/*
+ * A timekeeper process that dies (SIGKILL at a random moment of a 100 kHz
+ * update loop, so also in mid-write; SIGKILL while stopped; or a plain
+ * exit) leaves both clock_modes NONE, and readers go to the system call.
+ */
+static void test_clear_mode_at_exit(const struct layout *l)
 {
-	struct timekeeper_options o = { .update_hz = UPDATE_HZ,
+	static const char *const ends[] = { "killed", "killed while stopped", "exited" };
+	struct timekeeper_options o = { .update_hz = TIMEKEEPER_MAX_HZ,
 					 .page_size = l->page_size };
-	struct rig rig;
-	uint32_t seq_before[CS_BASES], seq[CS_BASES];
-	int32_t mode[CS_BASES];
-	uint64_t v, retries = 0;
-	bool ok = true;
+	const int rounds = 60;
+	int cleared = 0, seq_odd = 0, served = 0;
+	char last[160] = "";
 
-	if (!rig_init(&rig, l, &o))
-		return;
-	for (int i = 0; i < CS_BASES; i++) {
-		rd_seq_mode(&rig.reader, i, &seq_before[i], &mode[i]);
-		ok &= mode[i] == VDSO_CLOCKMODE_ARCHTIMER && !(seq_before[i] & 1);
-	}
-	datapage_set_mode_none(rig.page, &l->target);
-	for (int i = 0; i < CS_BASES; i++) {
-		rd_seq_mode(&rig.reader, i, &seq[i], &mode[i]);
-		ok &= mode[i] == VDSO_CLOCKMODE_NONE && seq[i] == seq_before[i] + 2;
-	}
-	ok &= !emu_read(&rig.reader, VDSO_CLOCK_MONOTONIC, &v, &retries);
-	report(ok, "mode NONE %s: seq %u -> %u, clock_mode %d, %d in the "
-	       "target's byte order", l->name, seq_before[0], seq[0], mode[0],
-	       mode[1]);
+	for (int n = 0; n < rounds; n++) {
+		int end = n % 3, status;
+		struct rig rig;
+		uint32_t seq[CS_BASES];
+		int32_t mode[CS_BASES];
+		uint64_t v, retries = 0;
+		int ready[2];
+		char byte;
+		pid_t pid;
 
-	/* A timekeeper killed in mid-write leaves seq odd. */
-	timekeeper_update(&rig.tk);
-	rd_seq_mode(&rig.reader, 0, &seq_before[0], &mode[0]);
-	*(uint32_t *)((uint8_t *)rig.page + FIELD(&rig.reader, 0, seq)) =
-		l->target.big_endian ? __builtin_bswap32(seq_before[0] + 1)
-				     : seq_before[0] + 1;
-	datapage_set_mode_none(rig.page, &l->target);
-	rd_seq_mode(&rig.reader, 0, &seq[0], &mode[0]);
-	report(mode[0] == VDSO_CLOCKMODE_NONE && seq[0] == seq_before[0] + 2,
-	       "mode NONE %s after a half-done write: seq %u (odd) -> %u, "
-	       "clock_mode %d", l->name, seq_before[0] + 1, seq[0], mode[0]);
-	rig_free(&rig);
+		if (!rig_init(&rig, l, &o))
+			return;
+		if (pipe(ready) < 0 || (pid = fork()) < 0) {
+			perror("fork");
+			exit(1);
+		}
+		if (pid == 0) {
+			if (timekeeper_clear_mode_at_exit(&rig.tk) == 0 &&
+			    write(ready[1], "", 1) == 1 && end != 2)
+				timekeeper_run(&rig.tk);
+			_exit(0);
+		}
+		close(ready[1]);
+		/* As the launcher does: only once it is armed. */
+		if (read(ready[0], &byte, 1) != 1)
+			printf("# the timekeeper process did not start\n");
+		close(ready[0]);
+		if (end != 2) {
+			usleep(1000 + n * 97 % 5000);
+			if (end == 1)
+				kill(pid, SIGSTOP);
+			kill(pid, SIGKILL);
+		}
+		waitpid(pid, &status, 0);
+		for (int i = 0; i < CS_BASES; i++)
+			rd_seq_mode(&rig.reader, i, &seq[i], &mode[i]);
+		if (mode[0] == VDSO_CLOCKMODE_NONE && mode[1] == VDSO_CLOCKMODE_NONE)
+			cleared++;
+		else
+			snprintf(last, sizeof(last), "; round %d (%s): clock_mode %d, %d",
+				 n, ends[end], mode[0], mode[1]);
+		seq_odd += (seq[0] | seq[1]) & 1;
+		served += emu_read(&rig.reader, VDSO_CLOCK_MONOTONIC, &v, &retries) ||
+			  emu_read(&rig.reader, VDSO_CLOCK_MONOTONIC_RAW, &v, &retries);
+		rig_free(&rig);
+	}
+	report(cleared == rounds && !served,
+	       "mode NONE after the timekeeper %s: %d of %d rounds (%d left a write "
+	       "half done), %d served a stale page%s", l->name, cleared, rounds,
+	       seq_odd, served, last);
 }
 
 /* ---- gettimeofday()'s timezone and clock_getres() ---- */
@@ -795,7 +823,7 @@ int main(void)
 			rig_free(&rig);
 		}
 		test_torture(l);
-		test_mode_none(l);
+		test_clear_mode_at_exit(l);
 	}
 	test_realtime_offset(&layouts[2], (struct timespec){ 5 * 365 * 86400 + 12345,
 							     123456789 });

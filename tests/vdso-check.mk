@@ -56,4 +56,5 @@ $(foreach t,$(TARGETS),$(eval $(call bad_vdso_rules,$(t))))
 
 CHECK_DEPS += $(VDSO_CHECK) $(BAD_VDSO_FILES)
 TESTS += $(srcdir)/tests/vdso-check.sh
-CLEANFILES += $(VDSO_CHECK) tests/bad-vdso
+# Only what the build made: the fixtures' sources live beside it in tests/bad-vdso.
+CLEANFILES += $(VDSO_CHECK) $(foreach t,$(TARGETS),tests/bad-vdso/$(t))

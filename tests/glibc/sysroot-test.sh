@@ -23,8 +23,8 @@
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"
-top_builddir=$(cd "$top_builddir" && pwd)
-srcdir=$(cd "$srcdir" && pwd)
+top_builddir=$(cd "$top_builddir" && pwd -P)
+srcdir=$(cd "$srcdir" && pwd -P)
 run=$top_builddir/launcher/ppctime-run
 probe_src=$srcdir/tests/glibc/sysroot-probe.c
 work=$(mktemp -d "${TMPDIR:-/tmp}/sysroot-test.XXXXXX")

@@ -14,7 +14,11 @@
  *   compare MS CLOCK...  for MS milliseconds, glibc's clock_gettime against
  *                     the system call: prints the reads, how many were out
  *                     of line and by how much at worst, per clock
- *   year              the year CLOCK_REALTIME says it is
+ *   orphan exit|wait  fork a child in a session of its own and exit (or wait
+ *                     to be killed); the child, once this process is gone,
+ *                     compares every clock with the system call 2 s and
+ *                     30 s later (as compare does, once per clock)
+ *   year              the year CLOCK_REALTIME and REALTIME_COARSE say it is
  *   tz                the timezone gettimeofday() reports
  *   auxv              the auxiliary vector, addresses as checks on them
  *
@@ -132,11 +136,15 @@ static const struct { const char *name; int id; } clocks[] = {
 	{ "monotonic", CLOCK_MONOTONIC },
 	{ "realtime-coarse", CLOCK_REALTIME_COARSE },
 	{ "monotonic-coarse", CLOCK_MONOTONIC_COARSE },
+	{ "monotonic-raw", CLOCK_MONOTONIC_RAW },
+	{ "boottime", CLOCK_BOOTTIME },
+	{ "tai", CLOCK_TAI },
 };
+#define NCLOCKS (sizeof(clocks) / sizeof(clocks[0]))
 
 static int clock_id(const char *name)
 {
-	for (size_t i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+	for (size_t i = 0; i < NCLOCKS; i++)
 		if (!strcmp(name, clocks[i].name))
 			return clocks[i].id;
 	fprintf(stderr, "probe: unknown clock %s\n", name);
@@ -203,6 +211,73 @@ static int compare_clocks(long ms, int nclocks, char **names)
 	return 0;
 }
 
+/* How far outside [before, after] a reading of the span [lo, lo + width] is. */
+static long long outside(long long before, long long lo, long long width, long long after)
+{
+	long long early = before - (lo + width), late = lo - after;
+
+	return early > late ? (early > 0 ? early : 0) : (late > 0 ? late : 0);
+}
+
+/* Every clock, time() and gettimeofday() against the system call. */
+static void compare_all(int after_s)
+{
+	struct timespec before, lib, after;
+	struct timeval tv;
+	time_t t;
+
+	printf("after=%ds", after_s);
+	for (size_t i = 0; i < NCLOCKS; i++) {
+		syscall_clock(clocks[i].id, &before);
+		clock_gettime(clocks[i].id, &lib);
+		syscall_clock(clocks[i].id, &after);
+		printf(" worst_%s=%lld", clocks[i].name,
+		       outside(ns(&before), ns(&lib), 0, ns(&after)));
+	}
+	syscall_clock(CLOCK_REALTIME, &before);
+	t = time(NULL);
+	syscall_clock(CLOCK_REALTIME, &after);
+	printf(" worst_time=%lld", outside(ns(&before), t * 1000000000LL, 999999999,
+					   ns(&after)));
+	syscall_clock(CLOCK_REALTIME, &before);
+	gettimeofday(&tv, NULL);
+	syscall_clock(CLOCK_REALTIME, &after);
+	printf(" worst_gettimeofday=%lld\n",
+	       outside(ns(&before), tv.tv_sec * 1000000000LL + tv.tv_usec * 1000LL, 999,
+		       ns(&after)));
+	fflush(stdout);
+}
+
+/* A daemon's view of the clocks once the program that started it is gone. */
+static int orphan(int parent_waits)
+{
+	pid_t parent = getpid(), child;
+
+	fflush(stdout);
+	child = fork();
+	if (child < 0) {
+		perror("fork");
+		return 1;
+	}
+	if (child) {
+		printf("daemon=%d\n", (int)child);
+		fflush(stdout);
+		while (parent_waits)
+			pause();
+		return 0;
+	}
+	setsid();
+	alarm(120);
+	while (getppid() == parent)
+		usleep(10000);
+	sleep(2);
+	compare_all(2);
+	sleep(28);
+	compare_all(30);
+	printf("done\n");
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *cmd = argc > 1 ? argv[1] : "";
@@ -254,13 +329,18 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "compare") && argc >= 4)
 		return compare_clocks(atol(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(cmd, "orphan") && argc == 3)
+		return orphan(!strcmp(argv[2], "wait"));
 	if (!strcmp(cmd, "year")) {
-		struct timespec ts;
-		struct tm tm;
+		struct timespec ts, coarse;
+		struct tm tm, tm_coarse;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
+		clock_gettime(CLOCK_REALTIME_COARSE, &coarse);
 		gmtime_r(&ts.tv_sec, &tm);
-		printf("year=%d\n", tm.tm_year + 1900);
+		gmtime_r(&coarse.tv_sec, &tm_coarse);
+		printf("year=%d year_coarse=%d\n", tm.tm_year + 1900,
+		       tm_coarse.tm_year + 1900);
 		return 0;
 	}
 	if (!strcmp(cmd, "auxv")) {
@@ -276,6 +356,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: %s vdso|echo ARGS|env|exit N|signal N|calls N CLOCK|"
-		"compare MS CLOCK...|year|tz|auxv|env\n", argv[0]);
+		"compare MS CLOCK...|orphan exit|wait|year|tz|auxv|env\n", argv[0]);
 	return 2;
 }

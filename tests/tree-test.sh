@@ -1,0 +1,60 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The source tree stays the sources in an in-tree build: a copy of the
+# tracked files is configured in place for one target and built ('make
+# check-programs': all that 'make check' runs but the glibc sysroots);
+# git then sees no untracked output (.gitignore has them all), 'make clean'
+# and 'make distclean' remove no source, and distclean leaves the tree as
+# it was.  Protocol: tests/README.md.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+. "$srcdir/tests/test-lib.sh"
+
+if ! command -v git >/dev/null || ! git -C "$srcdir" rev-parse --is-inside-work-tree \
+	>/dev/null 2>&1; then
+	skip in-tree "$srcdir is not a git work tree (or no git: Debian package git)"
+	exit 0
+fi
+work=$(mktemp -d "${TMPDIR:-/tmp}/tree-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+tree=$work/tree
+mkdir "$tree"
+# The work tree's tracked files as they are now, edits included.
+git -C "$srcdir" ls-files -z | (cd "$srcdir" && xargs -0 tar -cf -) | tar -C "$tree" -xf -
+(cd "$tree" && git init -q && git add -A && git -c user.name=t -c user.email=t@t \
+	commit -qm tree) || { fail in-tree "cannot make a git copy of the tree"; exit 1; }
+target=$(. "$top_builddir/tests/config.sh" && echo "${TARGETS%% *}")
+
+# git_status [--ignored]: what git sees beside the committed copy.
+git_status() { git -C "$tree" status --porcelain --untracked-files=all "$@"; }
+
+if ! (cd "$tree" && ./configure --enable-targets="$target" && make -j2 check-programs) \
+	>"$work/build.log" 2>&1; then
+	fail "in-tree build" "configure or make failed:"
+	tail -n 20 "$work/build.log" | sed 's/^/    /'
+	exit 1
+fi
+git_status >"$work/status"
+if [ -s "$work/status" ]; then
+	fail "in-tree build: outputs ignored" "git sees $(wc -l <"$work/status") files:"
+	head -n 20 "$work/status" | sed 's/^/    /'
+else
+	pass "in-tree build: outputs ignored"
+fi
+for step in clean distclean; do
+	(cd "$tree" && make "$step") >"$work/$step.log" 2>&1
+	if git_status | grep '^ D' >"$work/status"; then
+		fail "in-tree make $step: keeps the sources" "deleted:"
+		head -n 20 "$work/status" | sed 's/^/    /'
+	else
+		pass "in-tree make $step: keeps the sources"
+	fi
+done
+git_status --ignored >"$work/status"
+if [ -s "$work/status" ]; then
+	fail "in-tree make distclean: the tree as it was" "left:"
+	head -n 20 "$work/status" | sed 's/^/    /'
+else
+	pass "in-tree make distclean: the tree as it was"
+fi
+exit $failed

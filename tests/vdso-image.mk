@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: GPL-2.0
+# tests/vdso-image-test.sh: ppctime-run's image checks (launcher/vdso_image)
+# on the built images and on corrupt copies of them, through the host
+# driver tests/vdso-image-probe.  The benchmarks' variant images are
+# checked too: their data-page helpers must still tell the page size.
+
+VDSO_IMAGE_PROBE = tests/vdso-image-probe
+
+$(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c launcher/vdso_image.o \
+		$(srcdir)/launcher/vdso_image.h
+	$(quiet) CC $@
+	@$(MKDIR_P) $(@D)
+	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
+		$(srcdir)/tests/vdso-image-probe.c launcher/vdso_image.o
+
+CHECK_DEPS += $(VDSO_IMAGE_PROBE) $(VDSO_VARIANT_IMAGES)
+TESTS += $(srcdir)/tests/vdso-image-test.sh
+CLEANFILES += $(VDSO_IMAGE_PROBE)
