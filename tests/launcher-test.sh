@@ -339,18 +339,23 @@ check_not_executable() { # NAME PROBE
 # stderr a closed pipe: the notice of the timekeeper's death must not kill
 # the launcher (SIGPIPE), and with it the program.
 check_closed_stderr() { # NAME PROBE
-	rm -f "$work/status"
+	rm -f "$work/status" "$work/killed"
 	{
 		sleep 0.3	# until the reader is gone
 		"$run" "$2" compare 1500 realtime 2>&1 >"$work/out" </dev/null &
 		launcher=$!
-		keeper=$(keeper_of $launcher) && kill -KILL "$keeper"
+		keeper=$(keeper_of $launcher) && kill -KILL "$keeper" && : >"$work/killed"
 		wait $launcher
 		echo $? >"$work/status"
 	} | true
 	: >"$work/err"
-	if [ "$(cat "$work/status")" = 0 ] && has '^reads=' out; then pass "$1"
-	else fail "$1" "status $(cat "$work/status"), the program did not finish"; show; fi
+	if [ ! -f "$work/killed" ]; then
+		fail "$1" "no ppctime-tk child found"
+	elif [ "$(cat "$work/status")" = 0 ] && has '^reads=' out; then
+		pass "$1"
+	else
+		fail "$1" "status $(cat "$work/status"), the program did not finish"; show
+	fi
 }
 
 # Not even the launcher's parent, without CAP_SYS_PTRACE, opens the
