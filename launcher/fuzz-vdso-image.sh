@@ -39,7 +39,7 @@ if ! ls "$corpus" | grep -q 'vdso-kernel_'; then
 	exit 1
 fi
 image=$(ls "$corpus"/vdso-kernel_*.so | head -n 1)
-if ! sh "$srcdir/tests/vdso-image-test.sh" --patch many-verdefs=65536 "$image" \
+if ! python3 "$srcdir/tests/vdso-image-patch.py" many-verdefs=65536 "$image" \
 	"$corpus/many-verdefs.so"; then
 	echo "FAIL: $name: cannot make the large seed from $image"
 	exit 1

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # libFuzzer (with ASan and UBSan) on launcher/vdso_image.c, seeded with the
 # built vDSO images, the vdso-check fixtures and a large image that
-# tests/vdso-image-test.sh makes (launcher/fuzz-vdso-image.sh).
+# tests/vdso-image-patch.py makes (launcher/fuzz-vdso-image.sh).
 # "make fuzz" runs FUZZ_RUNS executions and fails on a crash or sanitizer
 # report, or without clang; "make check" runs a few seconds of it, or says
 # SKIP and why when clang cannot build it.
