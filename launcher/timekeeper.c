@@ -287,7 +287,6 @@ int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
 	const struct timekeeper_target *t = &tk->target;
 	uint8_t *page = tk->page;
 	struct clear_mode_at_exit helpers[2 * CS_BASES - 1];
-	uint32_t seq[CS_BASES];
 	pthread_attr_t attr;
 	pthread_t thread;
 	sem_t started;
@@ -309,18 +308,12 @@ int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
 		while (sem_wait(&started) && errno == EINTR)
 			;
 	sem_destroy(&started);
-	if (!e) {
-		syscall(SYS_set_tid_address, page + DATA_FIELD(t, CS_HRES_COARSE,
-							       clock_mode));
-		return 0;
+	if (e) {
+		errno = e;
+		return -1;
 	}
-	/* Readers must not wait for updates that will not come. */
-	page_write_begin(page, t, seq);
-	for (int i = 0; i < CS_BASES; i++)
-		put32(page, t, DATA_FIELD(t, i, clock_mode), VDSO_CLOCKMODE_NONE);
-	page_write_end(page, t, seq);
-	errno = e;
-	return -1;
+	syscall(SYS_set_tid_address, page + DATA_FIELD(t, CS_HRES_COARSE, clock_mode));
+	return 0;
 }
 
 /* ---- Linear functions of the counter ---- */

@@ -176,7 +176,7 @@ int timekeeper_describe(const struct timekeeper *tk, char *buf, size_t len);
  * readers go to the system call rather than serve a page no one updates.
  * (A write left half done, seq odd, then holds the reader in the wait,
  * where ppctime's vDSO sees NONE.)  Starts three threads that only wait.
- * Returns 0, or -1 with errno set, having set mode NONE itself.
+ * Returns 0, or -1 with errno set: then no reader must be started.
  */
 int timekeeper_clear_mode_at_exit(struct timekeeper *tk);
 

@@ -40,17 +40,19 @@ vdso_name() {
 }
 
 # The ppctime-tk child of launcher PID, once it is there.
-keeper_of() {
+# (As text too, for a shell of its own: check_not_dumpable.)
+keeper_of_sh='keeper_of() {
 	for _ in $(seq 100); do
 		for d in /proc/[0-9]*; do
 			[ "$(cat "$d/comm" 2>/dev/null)" = ppctime-tk ] || continue
-			[ "$(sed -n 's/^PPid:[[:space:]]*//p' "$d/status" 2>/dev/null)" = "$1" ] &&
+			[ "$(sed -n "s/^PPid:[[:space:]]*//p" "$d/status" 2>/dev/null)" = "$1" ] &&
 				{ echo "${d#/proc/}"; return 0; }
 		done
 		sleep 0.05
 	done
 	return 1
-}
+}'
+eval "$keeper_of_sh"
 
 check_vdso_seen() { # NAME PROBE
 	launch "$2" vdso
@@ -371,18 +373,10 @@ check_not_dumpable() { # NAME PROBE
 		fi
 	fi
 	# shellcheck disable=SC2016
-	$drop sh -c '
+	$drop sh -c "$keeper_of_sh"'
 		"$0" "$1" compare 2000 monotonic >/dev/null 2>&1 </dev/null &
-		launcher=$! keeper=
-		for _ in $(seq 100); do
-			for d in /proc/[0-9]*; do
-				[ "$(cat "$d/comm" 2>/dev/null)" = ppctime-tk ] &&
-				grep -q "^PPid:[[:space:]]*$launcher\$" "$d/status" 2>/dev/null &&
-					keeper=${d#/proc/}
-			done
-			[ -n "$keeper" ] && break
-			sleep 0.05
-		done
+		launcher=$!
+		keeper=$(keeper_of $launcher)
 		echo "keeper=${keeper:-none}"
 		for pid in $launcher $keeper; do
 			true 3<>"/proc/$pid/mem" 2>/dev/null && echo "opened=$pid"
