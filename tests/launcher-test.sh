@@ -19,6 +19,10 @@ work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
 . "$srcdir/tests/test-lib.sh"
+command -v pgrep >/dev/null || {
+	echo "FAIL: launcher-test: no pgrep: install the Debian package procps"
+	exit 1
+}
 
 # Show what a case saw, for the log.
 show() {
@@ -39,15 +43,13 @@ vdso_name() {
 	case $1 in ppc32) echo vdso32.so ;; ppc64) echo vdso64.so ;; *) echo vdso64le.so ;; esac
 }
 
-# The ppctime-tk child of launcher PID, once it is there.
-# (As text too, for a shell of its own: check_not_dumpable.)
+# The ppctime-tk child of launcher PID, once it is there.  One pgrep a
+# try: a scan of /proc by hand took seconds on a loaded machine, longer
+# than some programs live.  (As text too, for a shell of its own:
+# check_not_dumpable.)
 keeper_of_sh='keeper_of() {
 	for _ in $(seq 100); do
-		for d in /proc/[0-9]*; do
-			[ "$(cat "$d/comm" 2>/dev/null)" = ppctime-tk ] || continue
-			[ "$(sed -n "s/^PPid:[[:space:]]*//p" "$d/status" 2>/dev/null)" = "$1" ] &&
-				{ echo "${d#/proc/}"; return 0; }
-		done
+		pgrep -P "$1" -x ppctime-tk && return 0
 		sleep 0.05
 	done
 	return 1
