@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# The benchmarks: "make bench" runs benchtests/report; make check runs a
-# quick smoke run of each (benchtests/smoke-test.sh, glibc-smoke-test.sh).
+# The benchmarks: "make bench" runs benchtests/ppctime-bench; make check runs
+# a quick smoke run of each (benchtests/smoke-test.sh, glibc-smoke-test.sh)
+# and of the pipeline (pipeline-test.sh).
 
 define bench_rules
 benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c \
@@ -30,5 +31,8 @@ BENCH_GLIBC_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t)-glibc)
 BENCH_DEPS += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) linux-vdso $(addsuffix .stamp,$(SYSROOTS))
 CHECK_DEPS += $(BENCH_PROGRAMS)
 CHECK_GLIBC_DEPS += $(BENCH_GLIBC_PROGRAMS)
-TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/glibc-smoke-test.sh
-CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-smoke
+# pipeline-test.sh after glibc-smoke-test.sh: it renders that run's records.
+TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/glibc-smoke-test.sh \
+	$(srcdir)/benchtests/pipeline-test.sh
+CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-smoke \
+	benchtests/pipeline-smoke

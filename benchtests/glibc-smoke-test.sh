@@ -1,10 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
-# A quick run of ppctime's glibc benchmarks (glibc-bench --duration=0: one
-# batch per variant) on each target: glibc's machinery builds and runs every
-# benchmark with the vDSO and without, each bench.out passes glibc's schema
-# (glibc-bench fails otherwise) and holds every variant of every inputs
-# file, and compare_bench.py compares each variant.  Not how fast.
+# A quick run of ppctime's glibc benchmarks, as "make bench" runs them
+# (ppctime-bench measure glibc: glibc-bench, here once with --duration=0,
+# one batch per variant) on each target: glibc's machinery builds and runs
+# every benchmark with the vDSO and without, each bench.out passes glibc's
+# schema (glibc-bench fails otherwise) and holds every variant of every
+# inputs file, compare_bench.py lists each variant that changed, and the records
+# come out (benchtests/pipeline-test.sh renders them).  Not how fast.
 set -eu
 : "${top_builddir:=.}" "${srcdir:=.}"
 srcdir=$(cd "$srcdir" && pwd -P)
@@ -31,9 +33,10 @@ for t in $TARGETS; do
 		echo "SKIP: glibc benchtests $t: no sysroot/$triplet (make sysroot)"
 		continue
 	fi
-	if ! srcdir=$srcdir bash "$srcdir/benchtests/glibc-bench" --duration=0 \
-		--output="$out" "$t" >"$out/glibc-bench-$t.log" 2>&1; then
-		echo "FAIL: glibc benchtests $t: glibc-bench failed:"
+	if ! BENCH_DURATION=0 BENCH_GLIBC_REPS=1 srcdir=$srcdir "$PYTHON" \
+		"$srcdir/benchtests/ppctime-bench" --out="$out" measure glibc "$t" \
+		>"$out/glibc-bench-$t.log" 2>&1; then
+		echo "FAIL: glibc benchtests $t: ppctime-bench measure glibc failed:"
 		sed 's/^/    /' "$out/glibc-bench-$t.log" | tail -n 12
 		failed=1
 		continue
@@ -51,13 +54,27 @@ for t in $TARGETS; do
 			failed=1
 		fi
 	done
-	compared=$(for v in $variants; do
-		grep -qF " $v[mean]: " "$out/compare_bench-$t.txt" && echo "$v"
-	done | wc -l)
-	if [ "$compared" -eq "$(echo "$variants" | wc -l)" ]; then
-		echo "PASS: glibc benchtests $t: compare_bench.py compared all $compared variants"
+	# compare_bench.py at its default threshold (10%) lists a variant's mean
+	# exactly when the two runs' means differ by that much
+	expected=$("$PYTHON" -c 'import json, sys
+a, b = (json.load(open(f))["functions"] for f in sys.argv[1:])
+for fn, variants in a.items():
+    for v, x in variants.items():
+        if abs(b[fn][v]["mean"] - x["mean"]) * 100 / x["mean"] > 10:
+            print(f"{fn}({v})")' "$out/bench-$t-no-vdso.out" "$out/bench-$t.out" | sort)
+	listed=$(sed -n 's/^[-+ ]*\([^ ]*\)\[mean\]: .*/\1/p' "$out/compare_bench-$t.txt" | sort)
+	if [ -n "$expected" ] && [ "$listed" = "$expected" ]; then
+		echo "PASS: glibc benchtests $t: compare_bench.py lists the $(echo "$listed" | wc -l) variants 10% apart"
 	else
-		echo "FAIL: glibc benchtests $t: compare_bench.py compared $compared of $(echo "$variants" | wc -l) variants"
+		echo "FAIL: glibc benchtests $t: compare_bench.py lists:" $listed "; 10% apart:" $expected
+		failed=1
+	fi
+	# two records (mean, min) per variant and configuration
+	records=$(cat "$out/records/glibc-$t.jsonl" 2>/dev/null | wc -l)
+	if [ "$records" -eq $((4 * $(echo "$variants" | wc -l))) ]; then
+		echo "PASS: glibc benchtests $t: $records records"
+	else
+		echo "FAIL: glibc benchtests $t: $records records, not 4 per variant"
 		failed=1
 	fi
 done

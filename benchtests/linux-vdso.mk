@@ -2,13 +2,10 @@
 # Linux 6.1's own vDSO images, built from Debian's linux-source-6.1 with the
 # kernel's own Makefiles (benchtests/build-linux-vdso), so the benchmarks
 # can run the same measurements on them as on ppctime's images:
-# linux-vdso/vdso32.so, vdso64.so, vdso64le.so and their .so.dbg twins.
+# linux-vdso/IMAGE.so (targets.txt) and their .so.dbg twins.
 # Nothing is built unless configure found the tarball (LINUX_SOURCE).
 
-LINUX_VDSO_NAME_ppc32 = vdso32
-LINUX_VDSO_NAME_ppc64 = vdso64
-LINUX_VDSO_NAME_ppc64le = vdso64le
-LINUX_VDSO_IMAGES = $(foreach t,$(TARGETS),linux-vdso/$(LINUX_VDSO_NAME_$(t)).so)
+LINUX_VDSO_IMAGES = $(foreach t,$(TARGETS),linux-vdso/$(IMAGE_$(t)).so)
 
 # The script keeps what is newer than the tarball, so running it each time
 # costs nothing once the images exist.  The coarse clocks' resolution is
@@ -16,7 +13,7 @@ LINUX_VDSO_IMAGES = $(foreach t,$(TARGETS),linux-vdso/$(LINUX_VDSO_NAME_$(t)).so
 linux-vdso:
 ifneq ($(LINUX_SOURCE),)
 	@bash $(srcdir)/benchtests/build-linux-vdso --source=$(LINUX_SOURCE) --hz=$(HZ) \
-		$(foreach t,$(TARGETS),$(t):$(CROSS_$(t)):$(PAGE_SIZE_$(t)))
+		$(foreach t,$(TARGETS),$(t):$(CROSS_$(t)):$(PAGE_SIZE_$(t)):$(IMAGE_$(t)))
 else
 	@echo "linux-vdso: no kernel source: configure --with-linux-source=TARBALL" \
 		"(Debian package linux-source-6.1); not built"

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # A very brief run of each microbenchmark (benchtests/micro.mk) on each
 # target under ppctime-run, checking that it runs, that its output parses
-# as benchtests/timings reads it, and that it refuses a bad argument; not
+# as benchtests/ppctime-bench reads it, and that it refuses a bad argument; not
 # how fast anything is.
 set -eu
 : "${top_builddir:=.}"

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # The list's microbenchmarks (benchtests/README.md), dynamic powerpc
-# programs per target: benchtests/PROGRAM-TARGET.  benchtests/timings runs
+# programs per target: benchtests/PROGRAM-TARGET.  benchtests/ppctime-bench runs
 # them for "make bench"; make check runs each once, briefly
 # (benchtests/micro-smoke-test.sh).
 

@@ -6,20 +6,18 @@
 # is built here and linked by tests/vdso-check.mk too.
 
 launcher_src = $(srcdir)/launcher
-LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/ppctime-loader-$(t))
+LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/$(LOADER_$(t)))
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t))
 
-# Where ppctime-run finds QEMU, its loaders and default images, compiled
-# in.  (The page size an image was built for it reads from the image.)
-launcher_defs = -DPKGLIBDIR='"$(pkglibdir)"' \
-	-DQEMU_PPC32='"$(or $(QEMU_ppc32),qemu-ppc)"' \
-	-DQEMU_PPC64='"$(or $(QEMU_ppc64),qemu-ppc64)"' \
-	-DQEMU_PPC64LE='"$(or $(QEMU_ppc64le),qemu-ppc64le)"'
+# Where ppctime-run finds its loaders and default images, compiled in;
+# QEMU's paths come with the targets (targets.h).  (The page size an image
+# was built for it reads from the image.)
+launcher_defs = -DPKGLIBDIR='"$(pkglibdir)"'
 
 launcher/ppctime-run.o: $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper.h \
 		$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
-		Makefile
+		targets.h Makefile
 	@$(MKDIR_P) $(@D)
 	$(quiet) CC $@
 	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -I$(srcdir)/vdso-kernel/include \
@@ -39,7 +37,7 @@ launcher/ppctime-run: launcher/ppctime-run.o launcher/timekeeper.o launcher/vdso
 # programs sit (Debian's cross toolchains have no static-pie).  The probe:
 # PIE (ET_DYN with PT_INTERP), static (ET_EXEC) and non-PIE dynamic.
 define launcher_rules
-launcher/ppctime-loader-$(1): $(launcher_src)/ppctime-loader.c \
+launcher/$(LOADER_$(1)): $(launcher_src)/ppctime-loader.c \
 		$(srcdir)/vdso-kernel/include/vdso/datapage.h
 	@$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "vdso/datapage.h"
+#include "targets.h"
 #include "timekeeper.h"
 #include "vdso_image.h"
 
@@ -74,14 +75,11 @@ struct target {
 	struct timekeeper_target tk_target;
 };
 
-static const struct target targets[] = {
-	{ "ppc32", 32, true, EM_PPC, QEMU_PPC32, "powerpc-linux-gnu",
-	  "vdso32.so", "ppctime-loader-ppc32", { .is64 = 0, .big_endian = 1 } },
-	{ "ppc64", 64, true, EM_PPC64, QEMU_PPC64, "powerpc64-linux-gnu",
-	  "vdso64.so", "ppctime-loader-ppc64", { .is64 = 1, .big_endian = 1 } },
-	{ "ppc64le", 64, false, EM_PPC64, QEMU_PPC64LE, "powerpc64le-linux-gnu",
-	  "vdso64le.so", "ppctime-loader-ppc64le", { .is64 = 1, .big_endian = 0 } },
-};
+#define TARGET(n, tr, cls, be, img, so, ld, pg, qm) \
+	{ n, cls, be, PPCTIME_MACHINE(cls), qm, tr, img, \
+	  ld, { .is64 = (cls) == 64, .big_endian = be } },
+static const struct target targets[] = { PPCTIME_TARGETS(TARGET) };
+#undef TARGET
 
 static const char usage_text[] =
 	"Usage: ppctime-run [OPTIONS] PROGRAM [ARGS...]\n"

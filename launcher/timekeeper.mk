@@ -17,7 +17,7 @@ $(TIMEKEEPER_OBJ): $(srcdir)/launcher/timekeeper.c $(TIMEKEEPER_HEADERS)
 
 # The test runs the timekeeper in threads.
 tests/timekeeper-test: $(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ) \
-		       $(TIMEKEEPER_HEADERS)
+		       $(TIMEKEEPER_HEADERS) targets.h
 	$(quiet) CCLD $@
 	@$(MKDIR_P) $(@D)
 	@$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) $(LDFLAGS) -pthread -o $@ \

@@ -39,9 +39,7 @@ launch() {
 has() { grep -q -- "$1" "$work/$2"; }
 value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
 
-vdso_name() {
-	case $1 in ppc32) echo vdso32.so ;; ppc64) echo vdso64.so ;; *) echo vdso64le.so ;; esac
-}
+vdso_name() { eval echo "\$IMAGE_$1.so"; }
 
 # The ppctime-tk child of launcher PID, once it is there.  One pgrep a
 # try: a scan of /proc by hand took seconds on a loaded machine, longer

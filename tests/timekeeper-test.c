@@ -33,6 +33,7 @@
 
 #include <vdso/datapage.h>
 
+#include "targets.h"
 #include "test_report.h"
 
 #define NSEC_PER_SEC		1000000000ull
@@ -55,11 +56,10 @@ struct layout {
 	size_t page_size;
 };
 
-static const struct layout layouts[] = {
-	{ "ppc32", { .is64 = 0, .big_endian = 1 }, 4096 },
-	{ "ppc64", { .is64 = 1, .big_endian = 1 }, 65536 },
-	{ "ppc64le", { .is64 = 1, .big_endian = 0 }, 65536 },
-};
+#define LAYOUT(n, tr, cls, be, img, so, ld, pg, qm) \
+	{ n, { .is64 = (cls) == 64, .big_endian = be }, pg },
+static const struct layout layouts[] = { PPCTIME_TARGETS(LAYOUT) };
+#undef LAYOUT
 
 static const struct {
 	int id;

@@ -37,6 +37,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "targets.h"
+
 #define EXIT_RULE_FAILED 1
 #define EXIT_CANNOT_CHECK 2
 
@@ -64,11 +66,12 @@ static const char *const exports32[] = {
 	NULL
 };
 
-static const struct target targets[] = {
-	{ "ppc32", "powerpc-linux-gnu", 32, true, EM_PPC, "linux-vdso32.so.1", exports32 },
-	{ "ppc64", "powerpc64-linux-gnu", 64, true, EM_PPC64, "linux-vdso64.so.1", exports64 },
-	{ "ppc64le", "powerpc64le-linux-gnu", 64, false, EM_PPC64, "linux-vdso64.so.1", exports64 },
-};
+/* ppc32 adds the 64-bit time_t entries. */
+#define TARGET(n, tr, cls, be, img, so, ld, pg, qm) \
+	{ n, tr, cls, be, PPCTIME_MACHINE(cls), so, \
+	  (cls) == 64 ? exports64 : exports32 },
+static const struct target targets[] = { PPCTIME_TARGETS(TARGET) };
+#undef TARGET
 
 /* The one entry that does not read the data page. */
 #define NO_DATAPAGE_ENTRY "__kernel_getcpu"

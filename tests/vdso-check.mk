@@ -6,7 +6,7 @@
 VDSO_CHECK = tests/vdso-check
 
 $(VDSO_CHECK): $(srcdir)/tests/vdso-check.c launcher/vdso_image.o \
-		$(srcdir)/launcher/vdso_image.h
+		$(srcdir)/launcher/vdso_image.h targets.h
 	$(quiet) CC $@
 	@$(MKDIR_P) $(@D)
 	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
@@ -15,9 +15,6 @@ $(VDSO_CHECK): $(srcdir)/tests/vdso-check.c launcher/vdso_image.o \
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso
 BAD_VDSO_SRCS = $(BAD_VDSO_DIR)/vdso.S $(BAD_VDSO_DIR)/vdso.lds.S \
 		$(BAD_VDSO_DIR)/fixtures
-BAD_VDSO_SONAME_ppc32 = linux-vdso32.so.1
-BAD_VDSO_SONAME_ppc64 = linux-vdso64.so.1
-BAD_VDSO_SONAME_ppc64le = linux-vdso64.so.1
 # Faults made at link time; a later -soname or --hash-style wins.
 BAD_VDSO_LDFLAGS_bad-soname = -Wl,-soname=linux-vdso.so.1
 BAD_VDSO_LDFLAGS_sysv-hash = -Wl,--hash-style=sysv
@@ -39,7 +36,7 @@ tests/bad-vdso/$(1)/%.so.dbg: $(BAD_VDSO_SRCS)
 	@$$(CROSS_$(1))gcc -c -DFIXTURE_$$(subst -,_,$$*) \
 		$(BAD_VDSO_DIR)/vdso.S -o tests/bad-vdso/$(1)/$$*.o
 	@$$(CROSS_$(1))gcc -nostdlib -shared -Wl,--hash-style=both \
-		-Wl,-soname=$$(BAD_VDSO_SONAME_$(1)) $$(BAD_VDSO_LDFLAGS_$$*) \
+		-Wl,-soname=$$(SONAME_$(1)) $$(BAD_VDSO_LDFLAGS_$$*) \
 		-Wl,-T,tests/bad-vdso/$(1)/$$*.lds -o $$@.tmp tests/bad-vdso/$(1)/$$*.o
 	@$$(CROSS_$(1))objcopy --set-section-flags .dynamic=alloc,load,readonly,data \
 		--set-section-flags .got=alloc,load,readonly,data $$@.tmp $$@

@@ -10,12 +10,7 @@ check=$top_builddir/tests/vdso-check
 status=0
 
 for t in $TARGETS; do
-	case $t in
-	ppc32) image=vdso32.so ;;
-	ppc64) image=vdso64.so ;;
-	ppc64le) image=vdso64le.so ;;
-	esac
-	eval objdump=\${CROSS_$t}objdump
+	eval objdump=\${CROSS_$t}objdump image=\$IMAGE_$t.so
 	image=$top_builddir/vdso-kernel/$image
 	"$check" --target="$t" --objdump="$objdump" "$image" "$image.dbg" || status=1
 

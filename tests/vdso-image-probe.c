@@ -16,15 +16,18 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "targets.h"
+
 static const struct {
 	const char *name;
 	int elf_class;
 	bool big_endian;
 	uint16_t machine;
 } targets[] = {
-	{ "ppc32", 32, true, EM_PPC },
-	{ "ppc64", 64, true, EM_PPC64 },
-	{ "ppc64le", 64, false, EM_PPC64 },
+#define TARGET(n, tr, cls, be, img, so, ld, pg, qm) \
+	{ n, cls, be, PPCTIME_MACHINE(cls) },
+	PPCTIME_TARGETS(TARGET)
+#undef TARGET
 };
 
 int main(int argc, char **argv)

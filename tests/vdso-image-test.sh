@@ -74,12 +74,7 @@ patched() {
 }
 
 for t in $TARGETS; do
-	case $t in
-	ppc32) name=vdso32 ;;
-	ppc64) name=vdso64 ;;
-	ppc64le) name=vdso64le ;;
-	esac
-	eval page=\$PAGE_SIZE_$t readelf=\${CROSS_$t}readelf
+	eval page=\$PAGE_SIZE_$t readelf=\${CROSS_$t}readelf name=\$IMAGE_$t
 	image=$top_builddir/vdso-kernel/$name.so
 
 	for dir in vdso-kernel linux-vdso; do
@@ -97,7 +92,7 @@ for t in $TARGETS; do
 			fail "$t $dir/$name.so.dbg" "_vdso_datapage says $sym_page, configure $page"
 		fi
 	done
-	for f in "$top_builddir"/vdso-kernel/variants/*/"$name.so"; do
+	for f in "$top_builddir"/benchtests/seeds/*/"$name.so"; do
 		[ -f "$f" ] || continue
 		expect_accepted "$t ${f#"$top_builddir"/}" "$t" "$f" "$page"
 	done

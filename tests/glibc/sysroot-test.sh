@@ -54,13 +54,7 @@ time_syscalls() {
 }
 
 # The vDSO image ppctime-run maps by default for a target.
-vdso_image() {
-	case $1 in
-	ppc32) echo vdso32.so ;;
-	ppc64) echo vdso64.so ;;
-	ppc64le) echo vdso64le.so ;;
-	esac
-}
+vdso_image() { eval echo "\$IMAGE_$1.so"; }
 
 # value KEY: the value of "KEY: value" in the last launch's output.
 value() { sed -n "s/^$1: //p" "$work/out"; }

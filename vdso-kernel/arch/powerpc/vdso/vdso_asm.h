@@ -44,10 +44,6 @@ name:
  * With 4K pages the data lies within a 16-bit offset and one add does.
  */
 .macro get_datapage reg, offset
-#ifdef VDSO_VARIANT_DATAPAGE_HELPER
-	bl	__vdso_datapage_helper		/* the page in r12: datapage.S */
-	addi	\reg, r12, \offset
-#else
 	bcl	20, 31, .+4
 0:	mflr	\reg
 #if PAGE_SIZE > 4096
@@ -55,7 +51,6 @@ name:
 	addi	\reg, \reg, (_vdso_datapage + \offset - 0b)@l
 #else
 	addi	\reg, \reg, _vdso_datapage + \offset - 0b
-#endif
 #endif
 .endm
 

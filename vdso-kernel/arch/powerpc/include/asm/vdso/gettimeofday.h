@@ -60,10 +60,6 @@ static __always_inline uint64_t ppc32_get_tb_exact(void)
 #define VDSO_DELTA_NOMASK	1
 
 #ifndef __powerpc64__
-#ifdef VDSO_VARIANT_MATH64
-/* For the benchmarks only: ppc32 left to the compiler's 64-bit math. */
-#define __arch_get_hw_counter	ppc32_get_tb_exact
-#else
 /* slw takes counts up to 63, and from 32 on gives 0. */
 static __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
 {
@@ -91,7 +87,6 @@ static __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
 	return vdso_calc_ns32(vd, cycles, base);
 }
 #define vdso_calc_ns	vdso_calc_ns
-#endif
 #endif
 
 static __always_inline const struct vdso_data *
