@@ -3,7 +3,7 @@
 #include "vdso_asm.h"
 
 	.text
-VDSO_FUNCTION(__kernel_get_tbfreq)
+vdso_function __kernel_get_tbfreq
 	.cfi_startproc
 	mflr	r11
 	.cfi_register lr, r11
@@ -19,7 +19,7 @@ VDSO_FUNCTION(__kernel_get_tbfreq)
 	crclr	so
 	blr
 	.cfi_endproc
-VDSO_FUNCTION_END(__kernel_get_tbfreq)
+vdso_function_end __kernel_get_tbfreq
 
 #ifdef VDSO_VARIANT_DATAPAGE_HELPER
 /*
@@ -30,7 +30,7 @@ VDSO_FUNCTION_END(__kernel_get_tbfreq)
  * Returns the page in r12; clobbers r0 and LR.
  */
 	.hidden	__vdso_datapage_helper
-VDSO_FUNCTION(__vdso_datapage_helper)
+vdso_function __vdso_datapage_helper
 	mflr	r0
 #if VDSO_VARIANT_DATAPAGE_HELPER == 8
 	bcl	20, 31, 1f
@@ -52,7 +52,7 @@ VDSO_FUNCTION(__vdso_datapage_helper)
 #if VDSO_VARIANT_DATAPAGE_HELPER != 8
 0:	.long	_vdso_datapage - 0b
 #endif
-VDSO_FUNCTION_END(__vdso_datapage_helper)
+vdso_function_end __vdso_datapage_helper
 #endif
 
 	.section .note.GNU-stack, "", @progbits
