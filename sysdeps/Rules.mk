@@ -1,23 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
 # The glibc 2.36 sysroots, one per target: sysroot/TRIPLET/, glibc built by
-# sysdeps/build-glibc from GLIBC_SOURCE with ppctime's sysdeps/ overlay laid
-# over it (sysdeps/README.md).  'make sysroot' builds them; 'make check'
+# sysdeps/build-glibc from GLIBC_SOURCE with the series made from ppctime's
+# sysdeps/ overlay (patches/glibc-2.36, patches/Rules.mk) applied to it
+# (sysdeps/README.md).  'make sysroot' builds them; 'make check'
 # builds them and runs glibc's own time tests in them (check-glibc) and
 # ppctime's tests against them (tests/glibc/).
 
 glibc_overlay = $(srcdir)/sysdeps
-# What build-glibc lays over glibc: every file but this directory's own.
-glibc_overlay_files = $(shell cd $(glibc_overlay) && find . -type f \
-	! -name Rules.mk ! -name README.md ! -name build-glibc | sed 's|^\./||')
 SYSROOTS = $(foreach t,$(TARGETS),sysroot/$(TRIPLET_$(t)))
 
 # The stamp stands for a finished build and install; build-glibc itself
 # decides what in glibc needs redoing.  '+': glibc's make shares our job
 # slots.
 define glibc_rules
-sysroot/$(TRIPLET_$(1)).stamp: $(addprefix $(glibc_overlay)/,$(glibc_overlay_files)) \
-		$(glibc_overlay)/build-glibc $(GLIBC_SOURCE)
-	+@$(glibc_overlay)/build-glibc $(1) $(TRIPLET_$(1)) $(GLIBC_SOURCE) $(glibc_overlay)
+sysroot/$(TRIPLET_$(1)).stamp: $(GLIBC_PATCHES) $(glibc_overlay)/build-glibc $(GLIBC_SOURCE)
+	+@$(glibc_overlay)/build-glibc $(1) $(TRIPLET_$(1)) $(GLIBC_SOURCE) $(patches_src)/glibc-2.36
 	@touch $$@
 endef
 $(foreach t,$(TARGETS),$(eval $(call glibc_rules,$(t))))

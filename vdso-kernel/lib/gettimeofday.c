@@ -31,7 +31,7 @@
  * replaces it all, and may read vd again on a rare path.
  */
 #ifndef vdso_calc_ns
-static __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
+static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
 					     uint64_t cycles,
 					     const struct vdso_timestamp *base)
 {
@@ -61,7 +61,7 @@ struct vdso_timezone {
  * with its low half cleared; the settle keeps the compiler from folding
  * the two tests into one and the loop into a divide.
  */
-static __always_inline void vdso_time_set(struct vdso_time *t, uint64_t sec,
+static inline __always_inline void vdso_time_set(struct vdso_time *t, uint64_t sec,
 					  uint64_t ns)
 {
 	while (unlikely(ns >= (NSEC_PER_SEC & ~0xffffu))) {
@@ -89,13 +89,13 @@ enum vdso_read { VDSO_READ_OK, VDSO_READ_SYSCALL, VDSO_READ_TIMENS };
 #if __SIZEOF_LONG__ == 8
 typedef uint64_t vdso_seq_t;
 
-static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
+static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
 {
 	return READ_ONCE(vd->seq_mode);
 }
 
 /* seq as read by vdso_read_seq() is even and clock_mode not NONE. */
-static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
+static inline __always_inline bool vdso_read_ready(const struct vdso_data *vd,
 					    vdso_seq_t seq)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -109,7 +109,7 @@ static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
 #else
 typedef uint32_t vdso_seq_t;
 
-static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
+static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
 {
 	return READ_ONCE(vd->seq);
 }
@@ -120,7 +120,7 @@ static __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
  * condition itself, and the mask, INT_MAX, is also TIMENS, a constant
  * the compiler would then keep in a register for the wait below.
  */
-static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
+static inline __always_inline bool vdso_read_ready(const struct vdso_data *vd,
 					    vdso_seq_t seq)
 {
 	uint32_t mode = READ_ONCE(vd->clock_mode);
@@ -133,7 +133,7 @@ static __always_inline bool vdso_read_ready(const struct vdso_data *vd,
  * One consistent read of a base: high resolution (hres) bases are
  * extended by the counter, coarse ones are taken as they are.
  */
-static __always_inline enum vdso_read
+static inline __always_inline enum vdso_read
 vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 	       uint64_t *sec, uint64_t *ns)
 {
@@ -151,7 +151,7 @@ vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 				return VDSO_READ_TIMENS;
 			cpu_relax();
 		}
-		smp_rmb();
+		smp_rmb();	/* seq before the data */
 		if (hres) {
 			uint64_t cycles = __arch_get_hw_counter();
 
@@ -166,13 +166,13 @@ vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 			*ns = base->nsec;
 		}
 		*sec = base->sec;
-		smp_rmb();
+		smp_rmb();	/* the data before seq again */
 	} while (unlikely(vdso_read_seq(vd) != seq));
 	return VDSO_READ_OK;
 }
 
 /* The namespace page's offsets applied to the real page's reading. */
-static __always_inline bool vdso_read_timens(const struct vdso_data *vdns,
+static inline __always_inline bool vdso_read_timens(const struct vdso_data *vdns,
 					     int clk, bool hres,
 					     struct vdso_time *t)
 {
@@ -186,7 +186,7 @@ static __always_inline bool vdso_read_timens(const struct vdso_data *vdns,
 	return true;
 }
 
-static __always_inline bool vdso_read(const struct vdso_data *vd, int clk,
+static inline __always_inline bool vdso_read(const struct vdso_data *vd, int clk,
 				      bool hres, struct vdso_time *t)
 {
 	uint64_t sec, ns;
@@ -209,7 +209,7 @@ static __always_inline bool vdso_read(const struct vdso_data *vd, int clk,
 }
 
 /* vd is data[0]; false sends the call to the system call. */
-static __always_inline bool vdso_clock_read(const struct vdso_data *vd,
+static inline __always_inline bool vdso_clock_read(const struct vdso_data *vd,
 					    int clk, struct vdso_time *t)
 {
 	uint32_t msk;
@@ -227,7 +227,7 @@ static __always_inline bool vdso_clock_read(const struct vdso_data *vd,
 	return false;
 }
 
-static __always_inline bool vdso_clock_res(const struct vdso_data *vd, int clk,
+static inline __always_inline bool vdso_clock_res(const struct vdso_data *vd, int clk,
 					   struct vdso_time *t)
 {
 	uint32_t msk;
@@ -248,7 +248,7 @@ static __always_inline bool vdso_clock_res(const struct vdso_data *vd, int clk,
 	return true;
 }
 
-static __always_inline long
+static inline __always_inline long
 __cvdso_clock_gettime_data(const struct vdso_data *vd, int clk,
 			   struct __kernel_timespec *ts)
 {
@@ -261,7 +261,7 @@ __cvdso_clock_gettime_data(const struct vdso_data *vd, int clk,
 	return 0;
 }
 
-static __always_inline long
+static inline __always_inline long
 __cvdso_clock_getres_data(const struct vdso_data *vd, int clk,
 			  struct __kernel_timespec *res)
 {
@@ -279,7 +279,7 @@ __cvdso_clock_getres_data(const struct vdso_data *vd, int clk,
 
 #ifdef VDSO_HAS_32BIT_TIMESPEC
 /* The pre-y2038 entries: seconds truncated to 32 bits, as Linux does. */
-static __always_inline long
+static inline __always_inline long
 __cvdso_clock_gettime32_data(const struct vdso_data *vd, int clk,
 			     struct __kernel_old_timespec *ts)
 {
@@ -292,7 +292,7 @@ __cvdso_clock_gettime32_data(const struct vdso_data *vd, int clk,
 	return 0;
 }
 
-static __always_inline long
+static inline __always_inline long
 __cvdso_clock_getres32_data(const struct vdso_data *vd, int clk,
 			    struct __kernel_old_timespec *res)
 {
@@ -308,7 +308,7 @@ __cvdso_clock_getres32_data(const struct vdso_data *vd, int clk,
 }
 #endif
 
-static __always_inline long
+static inline __always_inline long
 __cvdso_gettimeofday_data(const struct vdso_data *vd,
 			  struct __kernel_old_timeval *tv,
 			  struct vdso_timezone *tz)
@@ -331,7 +331,7 @@ __cvdso_gettimeofday_data(const struct vdso_data *vd,
 }
 
 /* The realtime base's seconds: one load, no seqcount needed. */
-static __always_inline __kernel_old_time_t
+static inline __always_inline __kernel_old_time_t
 __cvdso_time_data(const struct vdso_data *vd, __kernel_old_time_t *time)
 {
 	__kernel_old_time_t t;

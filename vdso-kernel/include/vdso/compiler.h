@@ -6,9 +6,13 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* <linux/stddef.h> may have defined it as a plain, optional inline. */
+/*
+ * <linux/stddef.h> may have defined it as a plain, optional inline.  The
+ * attribute alone, so that the macro is one token's worth (kernel style):
+ * functions say "static inline __always_inline".
+ */
 #undef __always_inline
-#define __always_inline	inline __attribute__((__always_inline__))
+#define __always_inline	__attribute__((__always_inline__))
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)
 #define READ_ONCE(x)	(*(const volatile __typeof__(x) *)&(x))
@@ -20,7 +24,7 @@
  * cost moves.
  */
 #if __SIZEOF_LONG__ == 8
-#define vdso_settle(v)	__asm__ __volatile__("" : "+r" (v) : : "memory")
+#define vdso_settle(v)	({ __asm__ __volatile__("" : "+r" (v) : : "memory"); })
 #else
 #define vdso_settle(v)	do {						\
 		uint32_t lo_ = (v), hi_ = (v) >> 32;			\

@@ -43,7 +43,7 @@ extern _Thread_local unsigned long test_relax_count;	/* spins on an odd seq */
 				sched_yield();				\
 			} while (0)
 
-static __always_inline uint64_t __arch_get_hw_counter(void)
+static inline __always_inline uint64_t __arch_get_hw_counter(void)
 {
 	if (test_counter_hook)
 		test_counter_hook();
@@ -55,7 +55,7 @@ static __always_inline uint64_t __arch_get_hw_counter(void)
 #define vdso_calc_ns	vdso_calc_ns32
 #endif
 
-static __always_inline const struct vdso_data *
+static inline __always_inline const struct vdso_data *
 __arch_get_timens_vdso_data(const struct vdso_data *vd)
 {
 	return (const void *)((const char *)vd + PAGE_SIZE);

@@ -3,7 +3,7 @@
 #include "vdso_asm.h"
 
 	.text
-VDSO_FUNCTION(__kernel_get_tbfreq)
+vdso_function __kernel_get_tbfreq
 	.cfi_startproc
 	mflr	r11
 	.cfi_register lr, r11
@@ -19,6 +19,6 @@ VDSO_FUNCTION(__kernel_get_tbfreq)
 	crclr	so
 	blr
 	.cfi_endproc
-VDSO_FUNCTION_END(__kernel_get_tbfreq)
+vdso_function_end __kernel_get_tbfreq
 
 	.section .note.GNU-stack, "", @progbits

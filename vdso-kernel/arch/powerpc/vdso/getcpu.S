@@ -9,12 +9,12 @@
 #include "vdso_asm.h"
 
 	.text
-VDSO_FUNCTION(__kernel_getcpu)
+vdso_function __kernel_getcpu
 	.cfi_startproc
 	li	r0, __NR_getcpu
 	sc
 	blr
 	.cfi_endproc
-VDSO_FUNCTION_END(__kernel_getcpu)
+vdso_function_end __kernel_getcpu
 
 	.section .note.GNU-stack, "", @progbits

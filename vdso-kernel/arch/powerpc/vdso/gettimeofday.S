@@ -23,12 +23,12 @@
 
 /* name(arg1, arg2): the C gets the data page as its third argument. */
 .macro time_entry name, cfunc
-VDSO_FUNCTION(\name)
+vdso_function \name
 	.cfi_startproc
 	mflr	r11
 	.cfi_register lr, r11
 	get_datapage r5, VDSO_DATA_OFFSET
-	bl	DOTSYM(\cfunc)
+	call_c	\cfunc
 	mtlr	r11
 	.cfi_restore lr
 	SET_SO_FROM_R3
@@ -36,7 +36,7 @@ VDSO_FUNCTION(\name)
 	neg	r3, r3
 	blr
 	.cfi_endproc
-VDSO_FUNCTION_END(\name)
+vdso_function_end \name
 .endm
 
 time_entry __kernel_clock_gettime, __c_kernel_clock_gettime
@@ -48,17 +48,17 @@ time_entry __kernel_clock_getres_time64, __c_kernel_clock_getres_time64
 #endif
 
 /* time_t __kernel_time(time_t *t): cannot fail. */
-VDSO_FUNCTION(__kernel_time)
+vdso_function __kernel_time
 	.cfi_startproc
 	mflr	r11
 	.cfi_register lr, r11
 	get_datapage r4, VDSO_DATA_OFFSET
-	bl	DOTSYM(__c_kernel_time)
+	call_c	__c_kernel_time
 	mtlr	r11
 	.cfi_restore lr
 	crclr	so
 	blr
 	.cfi_endproc
-VDSO_FUNCTION_END(__kernel_time)
+vdso_function_end __kernel_time
 
 	.section .note.GNU-stack, "", @progbits

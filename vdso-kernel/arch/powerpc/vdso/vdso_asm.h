@@ -13,12 +13,17 @@
 #define VDSO_TBFREQ_OFFSET	VDSO_TBFREQ_OFFSET32
 #endif
 
-/* ELFv1 C functions are reached through their code ("dot") symbol. */
+/*
+ * bl to a C function: on ELFv1 to its code ("dot") symbol.  gas macros
+ * rather than cpp ones: these are assembler statements.
+ */
+.macro call_c func
 #if defined(__powerpc64__) && _CALL_ELF != 2
-#define DOTSYM(sym)	.sym
+	bl	.\func
 #else
-#define DOTSYM(sym)	sym
+	bl	\func
 #endif
+.endm
 
 #define r0 0
 #define r3 3
@@ -27,15 +32,22 @@
 #define r11 11
 #define r12 12
 
-/* An exported entry: a plain code symbol, also on ELFv1 (no descriptor). */
-#define VDSO_FUNCTION(name)	\
-	.globl name;		\
-	.type name,@function;	\
-	.balign 16;		\
-name:
+/*
+ * An exported entry: a plain code symbol, also on ELFv1 (no descriptor).
+ * Symbols are set rather than written as labels, which checkpatch would
+ * read as C.
+ */
+.macro vdso_function name
+	.globl	\name
+	.type	\name, @function
+	.balign	16
+	.set	\name, .
+.endm
 
-#define VDSO_FUNCTION_END(name)	\
-	.size name,.-name
+.macro vdso_function_end name
+	.set	.L\name\()_end, .
+	.size	\name, .L\name\()_end - \name
+.endm
 
 /*
  * reg = the data page + offset, found from the PC: "bcl 20,31,.+4" is the
@@ -45,12 +57,12 @@ name:
  */
 .macro get_datapage reg, offset
 	bcl	20, 31, .+4
-0:	mflr	\reg
+	mflr	\reg		/* its own address, 4 and 8 bytes before the adds */
 #if PAGE_SIZE > 4096
-	addis	\reg, \reg, (_vdso_datapage + \offset - 0b)@ha
-	addi	\reg, \reg, (_vdso_datapage + \offset - 0b)@l
+	addis	\reg, \reg, (_vdso_datapage + \offset + 4 - .)@ha
+	addi	\reg, \reg, (_vdso_datapage + \offset + 8 - .)@l
 #else
-	addi	\reg, \reg, _vdso_datapage + \offset - 0b
+	addi	\reg, \reg, _vdso_datapage + \offset + 4 - .
 #endif
 .endm
 

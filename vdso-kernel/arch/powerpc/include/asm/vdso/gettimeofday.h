@@ -13,15 +13,17 @@
 #include <vdso/compiler.h>
 #include <vdso/datapage.h>
 
-#define smp_rmb()	__asm__ __volatile__("lwsync" ::: "memory")
-#define cpu_relax()	__asm__ __volatile__("or 1,1,1; or 2,2,2" ::: "memory")
+/* Orders the seqcount's loads and the data's (lib/gettimeofday.c). */
+#define smp_rmb()	({ __asm__ __volatile__("lwsync" : : : "memory"); })
+/* Low then medium SMT priority while a writer holds the seqcount. */
+#define cpu_relax()	({ __asm__ __volatile__("or 1,1,1; or 2,2,2" : : : "memory"); })
 
 /*
  * The "memory" clobbers keep the data page loads after the read, so they
  * are not live across it (on ppc32 that spares a stack frame).
  */
 #ifdef __powerpc64__
-static __always_inline uint64_t __arch_get_hw_counter(void)
+static inline __always_inline uint64_t __arch_get_hw_counter(void)
 {
 	uint64_t tb;
 
@@ -34,7 +36,7 @@ static __always_inline uint64_t __arch_get_hw_counter(void)
  * 2^32 ahead, never behind.  vdso_calc_ns() sees that as a delta with a
  * nonzero high word, its rare case, which reads again the careful way.
  */
-static __always_inline uint64_t __arch_get_hw_counter(void)
+static inline __always_inline uint64_t __arch_get_hw_counter(void)
 {
 	uint32_t hi, lo;
 
@@ -43,7 +45,7 @@ static __always_inline uint64_t __arch_get_hw_counter(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static __always_inline uint64_t ppc32_get_tb_exact(void)
+static inline __always_inline uint64_t ppc32_get_tb_exact(void)
 {
 	uint32_t hi, lo, again;
 
@@ -61,7 +63,7 @@ static __always_inline uint64_t ppc32_get_tb_exact(void)
 
 #ifndef __powerpc64__
 /* slw takes counts up to 63, and from 32 on gives 0. */
-static __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
+static inline __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
 {
 	uint32_t r;
 
@@ -78,7 +80,7 @@ static __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
  * clobber reloads cycle_last and mult, so that neither stays in a
  * register through the common case.
  */
-static __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
+static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
 					     uint64_t cycles,
 					     const struct vdso_timestamp *base)
 {
@@ -89,7 +91,7 @@ static __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
 #define vdso_calc_ns	vdso_calc_ns
 #endif
 
-static __always_inline const struct vdso_data *
+static inline __always_inline const struct vdso_data *
 __arch_get_timens_vdso_data(const struct vdso_data *vd)
 {
 	return (const void *)((const char *)vd + PAGE_SIZE);
@@ -109,7 +111,7 @@ __arch_get_timens_vdso_data(const struct vdso_data *vd)
 #define VDSO_SC_RESTORE	"lwz 11,8(1); addi 1,1,16"
 #endif
 
-static __always_inline long do_syscall_2(long nr, unsigned long arg1,
+static inline __always_inline long do_syscall_2(long nr, unsigned long arg1,
 					 unsigned long arg2)
 {
 	register long r0 __asm__("r0") = nr;
@@ -131,26 +133,26 @@ static __always_inline long do_syscall_2(long nr, unsigned long arg1,
 
 struct vdso_timezone;
 
-static __always_inline long gettimeofday_fallback(struct __kernel_old_timeval *tv,
+static inline __always_inline long gettimeofday_fallback(struct __kernel_old_timeval *tv,
 						  struct vdso_timezone *tz)
 {
 	return do_syscall_2(__NR_gettimeofday, (unsigned long)tv,
 			    (unsigned long)tz);
 }
 
-static __always_inline long time_fallback(__kernel_old_time_t *t)
+static inline __always_inline long time_fallback(__kernel_old_time_t *t)
 {
 	return do_syscall_2(__NR_time, (unsigned long)t, 0);
 }
 
 #ifdef __powerpc64__
-static __always_inline long clock_gettime_fallback(int clk,
+static inline __always_inline long clock_gettime_fallback(int clk,
 						   struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_gettime, clk, (unsigned long)ts);
 }
 
-static __always_inline long clock_getres_fallback(int clk,
+static inline __always_inline long clock_getres_fallback(int clk,
 						  struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_getres, clk, (unsigned long)ts);
@@ -158,25 +160,25 @@ static __always_inline long clock_getres_fallback(int clk,
 #else
 #define VDSO_HAS_32BIT_TIMESPEC	1
 
-static __always_inline long clock_gettime_fallback(int clk,
+static inline __always_inline long clock_gettime_fallback(int clk,
 						   struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_gettime64, clk, (unsigned long)ts);
 }
 
-static __always_inline long clock_getres_fallback(int clk,
+static inline __always_inline long clock_getres_fallback(int clk,
 						  struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_getres_time64, clk, (unsigned long)ts);
 }
 
-static __always_inline long
+static inline __always_inline long
 clock_gettime32_fallback(int clk, struct __kernel_old_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_gettime, clk, (unsigned long)ts);
 }
 
-static __always_inline long
+static inline __always_inline long
 clock_getres32_fallback(int clk, struct __kernel_old_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_getres, clk, (unsigned long)ts);

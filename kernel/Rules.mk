@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# Linux 6.1 booted under qemu-system with ppctime's vDSO (kernel/README.md):
+#   boot/linux-ppctime/          linux-src/ with patches/linux-6.1 applied
+#                                (patches/Rules.mk)
+#   boot/TARGET-CONFIG/vmlinux   CONFIG ppctime (the series) or linux-6.1
+#                                (stock), built by kernel/build-kernel
+#   boot/initramfs-TARGET-KIND.cpio  init and the programs of kernel/KIND.tests
+# 'make check-kernel' (part of 'make check') boots the ppctime kernels;
+# 'make bench' boots both, side by side.
+
+kernel_src = $(srcdir)/kernel
+KERNEL_CONFIGS = ppctime linux-6.1
+KERNEL_FRAGMENTS_ppc32 = common ppc32
+KERNEL_FRAGMENTS_ppc64 = common ppc64 ppc64be
+KERNEL_FRAGMENTS_ppc64le = common ppc64 ppc64le
+kernel_fragments = $(foreach f,$(KERNEL_FRAGMENTS_$(1)),$(kernel_src)/$(f).config)
+KERNEL_TREE_ppctime = boot/linux-ppctime
+KERNEL_TREE_linux-6.1 = linux-src
+
+ifneq ($(LINUX_SOURCE),)
+LINUX_UNPACKED = linux-src/.ppctime-unpacked
+$(LINUX_UNPACKED): $(LINUX_SOURCE) $(kernel_src)/unpack-linux-source
+	@bash $(kernel_src)/unpack-linux-source $(LINUX_SOURCE) linux-src
+	@touch $@
+
+# kernel_rules TARGET CONFIG
+define kernel_rules
+boot/$(1)-$(2)/vmlinux: $(if $(filter ppctime,$(2)),boot/linux-ppctime.stamp,$(LINUX_UNPACKED)) \
+		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
+	+@bash $(kernel_src)/build-kernel $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) boot/$(1)-$(2) \
+		$(HZ) $(call kernel_fragments,$(1))
+	@touch $$@
+endef
+$(foreach t,$(TARGETS),$(foreach c,$(KERNEL_CONFIGS),$(eval $(call kernel_rules,$(t),$(c)))))
+KERNELS_ppctime = $(foreach t,$(TARGETS),boot/$(t)-ppctime/vmlinux)
+KERNELS_linux-6.1 = $(foreach t,$(TARGETS),boot/$(t)-linux-6.1/vmlinux)
+endif
+
+# The guest programs: init (static, Debian's libc) and kernel-test, built
+# against the sysroot's glibc statically and dynamically; the dynamic one
+# finds the sysroot's dynamic linker and libraries under /sysroot.
+guest_src = $(kernel_src)/guest
+GUEST_INTERP_ppc32 = /lib/ld.so.1
+GUEST_INTERP_ppc64 = /lib64/ld64.so.1
+GUEST_INTERP_ppc64le = /lib64/ld64.so.2
+GUEST_LINK_static = -static
+GUEST_LINK_dynamic = -Wl,--dynamic-linker=/sysroot$(GUEST_INTERP_$(1)) \
+	-Wl,-rpath,/sysroot/lib:/sysroot/lib64:/sysroot/usr/lib:/sysroot/usr/lib64
+
+# guest_rules TARGET
+define guest_rules
+boot/guest/init-$(1): $(guest_src)/init.c
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC "$$@"
+	@$(CROSS_$(1))gcc -std=gnu11 -O2 -Wall -Wextra -static -o $$@ $$<
+
+boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c $(srcdir)/tests/test_report.h \
+		sysroot/$(TRIPLET_$(1)).stamp
+	@$(MKDIR_P) $$(@D)
+	$$(quiet) CC "$$@"
+	@sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
+		$$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
+
+# boot/initramfs-TARGET-KIND.cpio: /init
+# running kernel/KIND.tests, FILES as GUEST_PATH=HOST_FILE.
+boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitramfs \
+		boot/guest/init-$(1) boot/guest/kernel-test-$(1)-static \
+		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1)
+	$$(quiet) CPIO "$$@"
+	@python3 $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+		--tests=$(kernel_src)/check.tests --root=sysroot/$(TRIPLET_$(1)):/sysroot \
+		--root=/usr/$(TRIPLET_$(1)):/ \
+		/bin/kernel-test-static=boot/guest/kernel-test-$(1)-static \
+		/bin/kernel-test-dynamic=boot/guest/kernel-test-$(1)-dynamic \
+		/bin/vdso-clock-test=tests/guest/vdso-clock-test-$(1)
+
+boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitramfs \
+		boot/guest/init-$(1) benchtests/vdsotest-$(1)
+	$$(quiet) CPIO "$$@"
+	@python3 $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+		--tests=$(kernel_src)/bench.tests --root=/usr/$(TRIPLET_$(1)):/ \
+		/bin/vdsotest=benchtests/vdsotest-$(1)
+endef
+$(foreach t,$(TARGETS),$(eval $(call guest_rules,$(t))))
+
+# The boot tests run for the targets whose qemu-system configure found.
+BOOT_TARGETS = $(if $(LINUX_SOURCE),$(foreach t,$(TARGETS),$(if $(QEMU_SYSTEM_$(t)),$(t))))
+BOOT_CHECK_DEPS = $(foreach t,$(BOOT_TARGETS),boot/$(t)-ppctime/vmlinux \
+	boot/initramfs-$(t)-check.cpio)
+
+# make bench: both kernels booted in turn on each target, each time.
+define kernel_bench_rules
+bench/records/kernel-$(1).jsonl: FORCE boot/$(1)-ppctime/vmlinux boot/$(1)-linux-6.1/vmlinux \
+		launcher/ppctime-run benchtests/vdso-insns-$(1) \
+		boot/initramfs-$(1)-bench.cpio
+	$$(quiet) BENCH "$(1): Linux 6.1 with the series and as it is, under qemu-system"
+	@$(MKDIR_P) $$(@D)
+	@python3 $(kernel_src)/bench-kernel --target=$(1) --qemu=$(QEMU_SYSTEM_$(1)) \
+		--cross=$(CROSS_$(1)) --srcdir=$(srcdir) --out=$$@ >bench/kernel-$(1).txt
+	@cat bench/kernel-$(1).txt
+endef
+$(foreach t,$(BOOT_TARGETS),$(eval $(call kernel_bench_rules,$(t))))
+BENCH_DEPS += $(foreach t,$(BOOT_TARGETS),bench/records/kernel-$(t).jsonl)
+
+kernels: $(KERNELS_ppctime)
+
+check-kernel: $(BOOT_CHECK_DEPS)
+	@top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
+		$(kernel_src)/kernel-boot-test.sh
+
+CHECK_GLIBC_DEPS += $(BOOT_CHECK_DEPS)
+TESTS += $(kernel_src)/kernel-boot-test.sh
+
+CLEANFILES += boot linux-src.lock
+.PHONY: kernels check-kernel FORCE
+FORCE:

@@ -1,0 +1,470 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What only a real kernel can show of its vDSO, run as root inside a
+ * booted guest (kernel/README.md), through the C library as programs call
+ * it.  Built against the sysroot's glibc, statically and dynamically:
+ *
+ *   kernel-test libc      each time function, 0 time system calls (counted
+ *                         with ptrace), within the system call's bracket
+ *   kernel-test timens    a child in a new time namespace reads the shifted
+ *                         clocks through the vDSO, with no system call
+ *   kernel-test settime   clock_settime() and adjtimex() by root: every
+ *                         clock stays consistent with the system call
+ *   kernel-test signal    handlers return through the vDSO's trampolines
+ *
+ * Prints PASS:/FAIL:/SKIP: lines (tests/README.md).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <link.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <sys/mman.h>
+#include <sys/platform/ppc.h>
+#include <sys/ptrace.h>
+#include <sys/syscall.h>
+#include <sys/time.h>
+#include <sys/timex.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../../tests/test_report.h"
+
+#ifndef CLONE_NEWTIME
+#define CLONE_NEWTIME	0x00000080
+#endif
+
+/* The kernel's struct __kernel_timespec, whatever the C library's time_t. */
+struct ts64 {
+	int64_t sec;
+	int64_t nsec;
+};
+
+#ifdef __powerpc64__
+#define SYS_gettime64	SYS_clock_gettime
+#else
+#define SYS_gettime64	SYS_clock_gettime64
+#endif
+
+static const int served[] = {
+	CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_MONOTONIC_RAW,
+	CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_COARSE, CLOCK_BOOTTIME,
+	CLOCK_TAI,
+};
+#define NSERVED (sizeof(served) / sizeof(served[0]))
+
+static int64_t ns_of(struct timespec t)
+{
+	return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
+}
+
+/* The C library's reading: through the vDSO, if the test passes. */
+static int64_t libc_now(int clk)
+{
+	struct timespec t;
+
+	clock_gettime(clk, &t);
+	return ns_of(t);
+}
+
+static int64_t sys_now(int clk)
+{
+	struct ts64 t;
+
+	syscall(SYS_gettime64, clk, &t);
+	return t.sec * 1000000000 + t.nsec;
+}
+
+/* The time system calls a C library may fall back to. */
+static bool is_time_syscall(long nr)
+{
+	switch (nr) {
+	case SYS_clock_gettime:
+	case SYS_clock_getres:
+	case SYS_gettimeofday:
+#ifdef SYS_time
+	case SYS_time:
+#endif
+#ifndef __powerpc64__
+	case SYS_clock_gettime64:
+	case SYS_clock_getres_time64:
+#endif
+		return true;
+	default:
+		return false;
+	}
+}
+
+/*
+ * fn(arg) in a child traced as strace would: the time system calls it
+ * makes, or -1 if it did not exit with status 0.
+ */
+static long count_time_syscalls(void (*fn)(long), long arg)
+{
+	long count = 0;
+	bool entry = true;
+	int status, sig = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		ptrace(PTRACE_TRACEME, 0, 0, 0);
+		raise(SIGSTOP);
+		fn(arg);
+		_exit(0);
+	}
+	if (pid < 0 || waitpid(pid, &status, 0) != pid || !WIFSTOPPED(status))
+		return -1;
+	ptrace(PTRACE_SETOPTIONS, pid, 0, PTRACE_O_TRACESYSGOOD | PTRACE_O_EXITKILL);
+	for (;;) {
+		if (ptrace(PTRACE_SYSCALL, pid, 0, sig) || waitpid(pid, &status, 0) != pid)
+			return -1;
+		sig = 0;
+		if (WIFEXITED(status))
+			return WEXITSTATUS(status) ? -1 : count;
+		if (WIFSIGNALED(status))
+			return -1;
+		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
+			/* r0 holds the number at entry (PT_R0 is 0). */
+			if (entry && is_time_syscall(ptrace(PTRACE_PEEKUSER, pid, 0, 0)))
+				count++;
+			entry = !entry;
+		} else {
+			sig = WSTOPSIG(status);
+		}
+	}
+}
+
+#define CALLS 1000
+
+static void call_gettime(long clk)
+{
+	for (int n = 0; n < CALLS; n++)
+		libc_now(clk);
+}
+
+static void call_getres(long clk)
+{
+	struct timespec t;
+
+	for (int n = 0; n < CALLS; n++)
+		clock_getres(clk, &t);
+}
+
+static void call_gettimeofday(long unused)
+{
+	struct timeval tv;
+
+	(void)unused;
+	for (int n = 0; n < CALLS; n++)
+		gettimeofday(&tv, NULL);
+}
+
+static void call_time(long unused)
+{
+	(void)unused;
+	for (int n = 0; n < CALLS; n++)
+		time(NULL);
+}
+
+static void expect_calls(const char *what, void (*fn)(long), long arg, long want)
+{
+	long n = count_time_syscalls(fn, arg);
+
+	report(n == want, "libc: %d %s calls made %ld time system calls, expected %ld",
+	       CALLS, what, n, want);
+}
+
+/* Each served clock between two system call readings, CALLS times. */
+static void check_bracket(const char *what)
+{
+	for (size_t i = 0; i < NSERVED; i++) {
+		int clk = served[i];
+		long bad = 0;
+		int64_t worst = 0;
+
+		for (int n = 0; n < CALLS; n++) {
+			int64_t before = sys_now(clk), v = libc_now(clk), after = sys_now(clk);
+
+			if (v < before || v > after) {
+				bad++;
+				if (before - v > worst)
+					worst = before - v;
+				if (v - after > worst)
+					worst = v - after;
+			}
+		}
+		report(bad == 0, "%s: clock %d: %d libc readings within the system call's "
+		       "bracket: %ld outside (worst by %" PRId64 " ns)", what, clk, CALLS,
+		       bad, worst);
+	}
+}
+
+static void test_libc(void)
+{
+	char what[64];
+
+	for (size_t i = 0; i < NSERVED; i++) {
+		snprintf(what, sizeof(what), "clock_gettime(clock %d)", served[i]);
+		expect_calls(what, call_gettime, served[i], 0);
+	}
+	/* The control: the vDSO hands CPU-time clocks to the kernel. */
+	expect_calls("clock_gettime(CLOCK_PROCESS_CPUTIME_ID)", call_gettime,
+		     CLOCK_PROCESS_CPUTIME_ID, CALLS);
+	expect_calls("clock_getres(CLOCK_MONOTONIC)", call_getres, CLOCK_MONOTONIC, 0);
+	expect_calls("gettimeofday", call_gettimeofday, 0, 0);
+	expect_calls("time", call_time, 0, 0);
+	check_bracket("libc");
+}
+
+/* Offsets of the new namespace, in seconds. */
+#define TIMENS_MONOTONIC	100000
+#define TIMENS_BOOTTIME		200000
+
+struct timens_reading {
+	int64_t real, mono, boot, mono_coarse;
+	uint64_t tbfreq;
+};
+
+static struct timens_reading *shared;
+
+static void read_in_timens(long unused)
+{
+	(void)unused;
+	shared->real = libc_now(CLOCK_REALTIME);
+	shared->mono = libc_now(CLOCK_MONOTONIC);
+	shared->boot = libc_now(CLOCK_BOOTTIME);
+	shared->mono_coarse = libc_now(CLOCK_MONOTONIC_COARSE);
+	shared->tbfreq = __ppc_get_timebase_freq();
+}
+
+static void report_shift(const char *name, int64_t before, int64_t got,
+			 int64_t after, int64_t offset_s)
+{
+	int64_t lo = before + offset_s * 1000000000, hi = after + offset_s * 1000000000;
+
+	report(got >= lo && got <= hi, "timens: %s in the namespace %" PRId64
+	       " ns, outside's +%" PRId64 " s bracket [%" PRId64 ", %" PRId64 "]",
+	       name, got, offset_s, lo, hi);
+}
+
+static void test_timens(void)
+{
+	char offsets[64];
+	int fd, len;
+	long n;
+	struct timens_reading outside;
+	int64_t real0, mono0, boot0, coarse0, real1, mono1, boot1, coarse1;
+
+	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (shared == MAP_FAILED || unshare(CLONE_NEWTIME)) {
+		report(false, "timens: unshare(CLONE_NEWTIME): %s", strerror(errno));
+		return;
+	}
+	/* Children made from now on enter it; offsets go in before the first. */
+	len = snprintf(offsets, sizeof(offsets), "%d %d 0\n%d %d 0\n",
+		       CLOCK_MONOTONIC, TIMENS_MONOTONIC, CLOCK_BOOTTIME, TIMENS_BOOTTIME);
+	fd = open("/proc/self/timens_offsets", O_WRONLY);
+	if (fd < 0 || write(fd, offsets, len) != len) {
+		report(false, "timens: writing /proc/self/timens_offsets: %s", strerror(errno));
+		return;
+	}
+	close(fd);
+	outside.tbfreq = __ppc_get_timebase_freq();
+	real0 = sys_now(CLOCK_REALTIME);
+	mono0 = sys_now(CLOCK_MONOTONIC);
+	boot0 = sys_now(CLOCK_BOOTTIME);
+	coarse0 = sys_now(CLOCK_MONOTONIC_COARSE);
+	n = count_time_syscalls(read_in_timens, 0);
+	coarse1 = sys_now(CLOCK_MONOTONIC_COARSE);
+	boot1 = sys_now(CLOCK_BOOTTIME);
+	mono1 = sys_now(CLOCK_MONOTONIC);
+	real1 = sys_now(CLOCK_REALTIME);
+	report(n == 0, "timens: 4 clock readings and the timebase frequency in the "
+	       "namespace made %ld time system calls (the vDSO's namespace path)", n);
+	report_shift("CLOCK_MONOTONIC", mono0, shared->mono, mono1, TIMENS_MONOTONIC);
+	report_shift("CLOCK_BOOTTIME", boot0, shared->boot, boot1, TIMENS_BOOTTIME);
+	report_shift("CLOCK_MONOTONIC_COARSE", coarse0, shared->mono_coarse, coarse1,
+		     TIMENS_MONOTONIC);
+	report_shift("CLOCK_REALTIME (not shifted)", real0, shared->real, real1, 0);
+	report(shared->tbfreq == outside.tbfreq && outside.tbfreq != 0,
+	       "timens: the timebase frequency in the namespace %" PRIu64
+	       " Hz, outside %" PRIu64 " Hz", shared->tbfreq, outside.tbfreq);
+}
+
+/* Each served clock against the system call for about `ms` milliseconds. */
+static void check_steady(const char *what, int ms)
+{
+	int64_t end = sys_now(CLOCK_MONOTONIC) + (int64_t)ms * 1000000;
+	int64_t last[NSERVED] = { 0 };
+	long back = 0, outside = 0, reads = 0;
+
+	while (sys_now(CLOCK_MONOTONIC) < end) {
+		for (size_t i = 0; i < NSERVED; i++) {
+			int64_t before = sys_now(served[i]);
+			int64_t v = libc_now(served[i]);
+			int64_t after = sys_now(served[i]);
+
+			outside += v < before || v > after;
+			back += v < last[i];
+			last[i] = v;
+			reads++;
+		}
+	}
+	report(back == 0 && outside == 0, "%s: %ld libc readings over %d ms: %ld "
+	       "outside the system call's bracket, %ld steps back", what, reads, ms,
+	       outside, back);
+}
+
+static void test_settime(void)
+{
+	const int64_t step = 1000000;	/* s: about 11.6 days forward */
+	struct timex tx = { 0 };
+	struct timespec ts;
+	int64_t real = sys_now(CLOCK_REALTIME), mono = sys_now(CLOCK_MONOTONIC);
+	int64_t tai, realtime, offset;
+	int rc;
+
+	ts.tv_sec = real / 1000000000 + step;
+	ts.tv_nsec = real % 1000000000;
+	rc = clock_settime(CLOCK_REALTIME, &ts);
+	report(rc == 0, "settime: clock_settime(CLOCK_REALTIME, +%" PRId64 " s): %s",
+	       step, rc ? strerror(errno) : "done");
+	realtime = libc_now(CLOCK_REALTIME);
+	report(realtime - real >= step * 1000000000 &&
+	       realtime - real < (step + 60) * 1000000000,
+	       "settime: CLOCK_REALTIME moved by %" PRId64 " ns", realtime - real);
+	check_bracket("settime");
+
+	tx.modes = ADJ_TAI;
+	tx.constant = 37;
+	rc = adjtimex(&tx);
+	report(rc >= 0, "settime: adjtimex(ADJ_TAI, 37): %s", rc < 0 ? strerror(errno) : "done");
+	/* TAI read before REALTIME: the difference is 37 s less the gap. */
+	usleep(20000);		/* the next tick publishes it */
+	tai = libc_now(CLOCK_TAI);
+	realtime = libc_now(CLOCK_REALTIME);
+	offset = tai - realtime;
+	report(offset <= 37000000000 && offset > 37000000000 - 10000000,
+	       "settime: CLOCK_TAI - CLOCK_REALTIME after adjtimex(ADJ_TAI) %" PRId64
+	       " ns (37 s less the gap between the readings)", offset);
+
+	tx.modes = ADJ_FREQUENCY;
+	tx.freq = 500 << 16;	/* +500 ppm, the most adjtimex takes */
+	rc = adjtimex(&tx);
+	report(rc >= 0, "settime: adjtimex(ADJ_FREQUENCY, +500 ppm): %s",
+	       rc < 0 ? strerror(errno) : "done");
+	check_steady("settime: +500 ppm", 300);
+	tx.freq = 0;
+	adjtimex(&tx);
+	check_steady("settime: frequency back", 100);
+
+	/* Back to where realtime would be, and the TAI offset to 0. */
+	real = sys_now(CLOCK_REALTIME) - step * 1000000000;
+	ts.tv_sec = real / 1000000000;
+	ts.tv_nsec = real % 1000000000;
+	clock_settime(CLOCK_REALTIME, &ts);
+	tx.modes = ADJ_TAI;
+	tx.constant = 0;
+	adjtimex(&tx);
+	report(sys_now(CLOCK_MONOTONIC) > mono,
+	       "settime: CLOCK_MONOTONIC went on through the steps");
+}
+
+/*
+ * Where a handler returns to: a trampoline in the vDSO, a system call
+ * (sc) of __NR_sigreturn or __NR_rt_sigreturn within its first words.
+ */
+static void *volatile returned_to;
+
+static void __attribute__((noinline)) handler(int sig)
+{
+	(void)sig;
+	returned_to = __builtin_return_address(0);
+}
+
+static void handler_info(int sig, siginfo_t *info, void *uc)
+{
+	(void)sig;
+	(void)info;
+	(void)uc;
+	returned_to = __builtin_return_address(0);
+}
+
+static uintptr_t vdso_text_end(uintptr_t base)
+{
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+	const ElfW(Phdr) *ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
+
+	for (int i = 0; i < eh->e_phnum; i++)
+		if (ph[i].p_type == PT_LOAD)
+			return base + ph[i].p_vaddr + ph[i].p_memsz;
+	return base;
+}
+
+static void check_trampoline(const char *what, bool info, long sigreturn_nr)
+{
+	uintptr_t base = getauxval(AT_SYSINFO_EHDR), end = base ? vdso_text_end(base) : 0;
+	struct sigaction sa = { 0 };
+	bool li = false, sc = false;
+	uintptr_t at;
+
+	if (info) {
+		sa.sa_sigaction = handler_info;
+		sa.sa_flags = SA_SIGINFO;
+	} else {
+		sa.sa_handler = handler;
+	}
+	sigaction(SIGUSR1, &sa, NULL);
+	returned_to = NULL;
+	raise(SIGUSR1);
+	at = (uintptr_t)returned_to;
+	/* li r0,NR then sc, within the next few instructions. */
+	for (int i = 0; at >= base && at + 32 <= end && i < 8; i++) {
+		uint32_t insn = ((const uint32_t *)at)[i];
+
+		li |= insn == (0x38000000u | (uint32_t)sigreturn_nr);
+		sc |= li && insn == 0x44000002u;
+	}
+	report(at >= base && at < end && li && sc, "signal: %s: the handler returns to "
+	       "%#lx, in the vDSO [%#lx, %#lx): %s; li r0,%ld; sc there: %s, and back "
+	       "here", what, (unsigned long)at, (unsigned long)base, (unsigned long)end,
+	       at >= base && at < end ? "yes" : "no", sigreturn_nr,
+	       li && sc ? "yes" : "no");
+}
+
+static void test_signal(void)
+{
+	check_trampoline("SA_SIGINFO (rt frame)", true, SYS_rt_sigreturn);
+#ifndef __powerpc64__
+	check_trampoline("plain handler (sigcontext frame)", false, SYS_sigreturn);
+#endif
+}
+
+int main(int argc, char **argv)
+{
+	const char *what = argc > 1 ? argv[1] : "";
+
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!strcmp(what, "libc"))
+		test_libc();
+	else if (!strcmp(what, "timens"))
+		test_timens();
+	else if (!strcmp(what, "settime"))
+		test_settime();
+	else if (!strcmp(what, "signal"))
+		test_signal();
+	else {
+		fprintf(stderr, "usage: %s libc|timens|settime|signal\n", argv[0]);
+		return 2;
+	}
+	return failures != 0;
+}
