@@ -8,6 +8,8 @@ set -eu
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"
 . "$top_builddir/tests/make-series.sh"
+# Absolute: checkpatch runs from the kernel tree.
+srcdir=$(cd "$srcdir" && pwd -P)
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 failed=0
@@ -55,7 +57,11 @@ for p in "$srcdir"/patches/linux-6.1/0*.patch; do
 	"0 errors"*) echo "PASS: checkpatch --strict: ${p##*/}: $total" ;;
 	*)
 		echo "FAIL: checkpatch --strict: ${p##*/}: ${total:-no verdict}"
-		printf '%s\n' "$out" | grep ': ERROR:' | sed 's/^/    /'
+		if [ -n "$total" ]; then
+			printf '%s\n' "$out" | grep ': ERROR:' | sed 's/^/    /'
+		else
+			printf '%s\n' "$out" | tail -n 5 | sed 's/^/    /'
+		fi
 		failed=1 ;;
 	esac
 done
