@@ -67,7 +67,7 @@ boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitra
 		boot/guest/init-$(1) boot/guest/kernel-test-$(1)-static \
 		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1)
 	$$(quiet) CPIO "$$@"
-	@python3 $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+	@$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
 		--tests=$(kernel_src)/check.tests --root=sysroot/$(TRIPLET_$(1)):/sysroot \
 		--root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/kernel-test-static=boot/guest/kernel-test-$(1)-static \
@@ -77,7 +77,7 @@ boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitra
 boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitramfs \
 		boot/guest/init-$(1) benchtests/vdsotest-$(1)
 	$$(quiet) CPIO "$$@"
-	@python3 $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+	@$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
 		--tests=$(kernel_src)/bench.tests --root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/vdsotest=benchtests/vdsotest-$(1)
 endef
@@ -95,8 +95,9 @@ bench/records/kernel-$(1).jsonl: FORCE boot/$(1)-ppctime/vmlinux boot/$(1)-linux
 		boot/initramfs-$(1)-bench.cpio
 	$$(quiet) BENCH "$(1): Linux 6.1 with the series and as it is, under qemu-system"
 	@$(MKDIR_P) $$(@D)
-	@python3 $(kernel_src)/bench-kernel --target=$(1) --qemu=$(QEMU_SYSTEM_$(1)) \
-		--cross=$(CROSS_$(1)) --srcdir=$(srcdir) --out=$$@ >bench/kernel-$(1).txt
+	@$(PYTHON) $(kernel_src)/bench-kernel --target=$(1) --qemu=$(QEMU_SYSTEM_$(1)) \
+		--cross=$(CROSS_$(1)) --kernel-image=$(KERNEL_IMAGE_$(1)) --srcdir=$(srcdir) \
+		--out=$$@ >bench/kernel-$(1).txt
 	@cat bench/kernel-$(1).txt
 endef
 $(foreach t,$(BOOT_TARGETS),$(eval $(call kernel_bench_rules,$(t))))

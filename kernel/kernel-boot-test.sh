@@ -21,9 +21,8 @@ fi
 # trampolines' bctrl, the writable .dynamic of its linker script, its
 # further exports) break them by design.
 check_image() {
-	local t=$1 name=vdso64 objdump objcopy dbg
-	[ "$t" != ppc32 ] || name=vdso32
-	eval objdump=\${CROSS_$t}objdump objcopy=\${CROSS_$t}objcopy
+	local t=$1 name objdump objcopy dbg
+	eval name=\$KERNEL_IMAGE_$t objdump=\${CROSS_$t}objdump objcopy=\${CROSS_$t}objcopy
 	dbg=$top_builddir/boot/$t-ppctime/arch/powerpc/kernel/vdso/$name.so.dbg
 	if [ ! -f "$dbg" ]; then
 		echo "FAIL: $t: kernel image: no $dbg (make check-kernel builds it)"
@@ -43,7 +42,7 @@ for t in $TARGETS; do
 	eval qemu=\$QEMU_SYSTEM_$t
 	# Without qemu-system the kernel is not built; boot-test says SKIP.
 	[ -z "$qemu" ] || check_image "$t"
-	python3 "$srcdir/kernel/boot-test" --target="$t" --qemu="$qemu" \
+	"$PYTHON" "$srcdir/kernel/boot-test" --target="$t" --qemu="$qemu" \
 		--kernel="$top_builddir/boot/$t-ppctime/vmlinux" \
 		--initrd="$top_builddir/boot/initramfs-$t-check.cpio" \
 		--name="$t: kernel" --timeout="$timeout" \

@@ -17,7 +17,7 @@ GLIBC_PATCHES = $(call series_patches,glibc-2.36)
 
 # make-series SERIES PRISTINE OUT [--set...]: the kernel's Makefile gets
 # vdso-kernel/Rules.mk's flags, one fact in one place.
-make_series = python3 $(patches_src)/make-series --spec=$(patches_src)/$(1)/series.json \
+make_series = $(PYTHON) $(patches_src)/make-series --spec=$(patches_src)/$(1)/series.json \
 	--srcdir=$(srcdir) --pristine=$(2) --out=$(3)
 make_linux_series = $(call make_series,linux-6.1,linux-src,$(1)) \
 	--set "VDSO_CFLAGS=$(strip $(call vdso_cflags,none))" \

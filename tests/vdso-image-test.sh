@@ -12,7 +12,7 @@
 set -eu
 : "${srcdir:=.}" "${top_builddir:=.}"
 
-patch_image() { python3 "$srcdir/tests/vdso-image-patch.py" "$@"; }
+patch_image() { "$PYTHON" "$srcdir/tests/vdso-image-patch.py" "$@"; }
 
 . "$top_builddir/tests/config.sh"
 . "$srcdir/tests/test-lib.sh"
