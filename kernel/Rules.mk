@@ -25,7 +25,7 @@ $(LINUX_UNPACKED): $(LINUX_SOURCE) $(kernel_src)/unpack-linux-source
 
 # kernel_rules TARGET CONFIG
 define kernel_rules
-boot/$(1)-$(2)/vmlinux: $(if $(filter ppctime,$(2)),boot/linux-ppctime.stamp,$(LINUX_UNPACKED)) \
+boot/$(1)-$(2)/vmlinux: $(if $(filter linux-src,$(KERNEL_TREE_$(2))),$(LINUX_UNPACKED),$(KERNEL_TREE_$(2)).stamp) \
 		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
 	+@bash $(kernel_src)/build-kernel $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) boot/$(1)-$(2) \
 		$(HZ) $(call kernel_fragments,$(1))

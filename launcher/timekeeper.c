@@ -240,6 +240,7 @@ static void page_write_vclock(struct timekeeper *tk, int i,
 	put32(page, t, DATA_FIELD(t, i, tz_minuteswest), tk->tz.tz_minuteswest);
 	put32(page, t, DATA_FIELD(t, i, tz_dsttime), tk->tz.tz_dsttime);
 	put32(page, t, DATA_FIELD(t, i, hrtimer_res), tk->hrtimer_res);
+	put32(page, t, DATA_FIELD(t, i, coarse_res), tk->coarse_res);
 }
 
 static void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES])
@@ -1074,6 +1075,9 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 	if (clock_getres(CLOCK_MONOTONIC, &res))
 		return fail(err, errlen, "clock_getres: %s", strerror(errno));
 	tk->hrtimer_res = ts_ns(&res);
+	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res))
+		return fail(err, errlen, "clock_getres: %s", strerror(errno));
+	tk->coarse_res = ts_ns(&res);
 
 	if (calibrate(tk, &raw, &mono, &mono_rate_hz, err, errlen))
 		return -1;

@@ -119,6 +119,7 @@ struct timekeeper {
 	uint64_t margin_min;		/* ticks it is kept back at the least */
 	uint64_t period_ns;		/* between updates in timekeeper_run() */
 	uint32_t hrtimer_res;
+	uint32_t coarse_res;		/* the host's tick */
 	int stop;			/* set by timekeeper_stop() */
 	uint64_t updates;		/* timekeeper_update() calls so far */
 	int32_t page_mode[CS_BASES];	/* clock_mode as last written */

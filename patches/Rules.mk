@@ -37,22 +37,36 @@ endif
 	@$(call make_glibc_series,$(patches_src)/glibc-2.36) >/dev/null
 
 ifneq ($(LINUX_SOURCE),)
-# boot/linux-ppctime: the kernel series applied to hard links of
-# linux-src; each file a patch touches is first made a copy of its own.  Files an earlier series touched get a
-# fresh copy too, so that their dates tell the kernel's make they changed.
-boot/linux-ppctime.stamp: $(LINUX_UNPACKED) $(LINUX_PATCHES)
-	$(quiet) PATCH "$(KERNEL_TREE_ppctime) ($(words $(LINUX_PATCHES)) patches)"
-	@rm -rf $(KERNEL_TREE_ppctime) && $(MKDIR_P) $(@D) && cp -al linux-src $(KERNEL_TREE_ppctime)
-	@for f in $$(cat $@ 2>/dev/null) $$(sed -n 's|^+++ b/||p' $(LINUX_PATCHES)); do \
-		if [ -f linux-src/$$f ]; then \
-			rm -f $(KERNEL_TREE_ppctime)/$$f && cp linux-src/$$f $(KERNEL_TREE_ppctime)/$$f; \
+# kernel_tree_rules DIR PATCHES: DIR is linux-src with PATCHES applied to
+# hard links of it; each file a patch touches is first made a copy of its
+# own.  Files an earlier series touched get a fresh copy too, so that their
+# dates tell the kernel's make they changed.
+define kernel_tree_rules
+$(1).stamp: $(LINUX_UNPACKED) $(2)
+	$$(quiet) PATCH "$(1) ($(words $(2)) patches)"
+	@rm -rf $(1) && $(MKDIR_P) $$(@D) && cp -al linux-src $(1)
+	@for f in $$$$(cat $$@ 2>/dev/null) $$$$(sed -n 's|^+++ b/||p' $(2)); do \
+		if [ -f linux-src/$$$$f ]; then \
+			rm -f $(1)/$$$$f && cp linux-src/$$$$f $(1)/$$$$f; \
 		fi; \
 	done
-	@for p in $(LINUX_PATCHES); do \
-		patch -d $(KERNEL_TREE_ppctime) -p1 -s --no-backup-if-mismatch <$$p || exit 1; \
+	@for p in $(2); do \
+		patch -d $(1) -p1 -s --no-backup-if-mismatch <$$$$p || exit 1; \
 	done
-	@sed -n 's|^+++ b/||p' $(LINUX_PATCHES) >$@
+	@sed -n 's|^+++ b/||p' $(2) >$$@
+endef
+$(eval $(call kernel_tree_rules,$(KERNEL_TREE_ppctime),$(LINUX_PATCHES)))
 
+# Bisectable: the series' every shorter prefix, series-K (its first K
+# patches), also builds for each target; the whole series is 'make
+# kernels'.  Not in 'make check': a kernel build per prefix and target.
+LINUX_PREFIXES = $(shell seq 1 $$(($(words $(LINUX_PATCHES)) - 1)))
+$(foreach k,$(LINUX_PREFIXES),$(eval KERNEL_TREE_series-$(k) = boot/linux-series-$(k)) \
+	$(eval $(call kernel_tree_rules,boot/linux-series-$(k),$(wordlist 1,$(k),$(LINUX_PATCHES)))) \
+	$(foreach t,$(TARGETS),$(eval $(call kernel_rules,$(t),series-$(k)))))
+check-series-build: $(foreach k,$(LINUX_PREFIXES),$(foreach t,$(TARGETS),boot/$(t)-series-$(k)/vmlinux))
+	@echo "check-series-build: patches 1 to $(lastword $(LINUX_PREFIXES)) of" \
+		"$(words $(LINUX_PATCHES)) in turn built for $(TARGETS)"
 endif
 
 # For series-test.sh: the commands that make each series into a directory.
@@ -67,4 +81,4 @@ CHECK_DEPS += tests/make-series.sh
 CHECK_GLIBC_DEPS += $(LINUX_UNPACKED)
 TESTS += $(patches_src)/series-test.sh
 CLEANFILES += tests/make-series.sh
-.PHONY: patches
+.PHONY: patches check-series-build

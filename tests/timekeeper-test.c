@@ -728,21 +728,25 @@ static void test_tz_res(const struct layout *l)
 {
 	static const struct timezone tz = { .tz_minuteswest = -90, .tz_dsttime = 1 };
 	struct timekeeper_options o = { .tz = &tz, .page_size = l->page_size };
-	struct timespec res;
+	struct timespec res, coarse;
 	struct rig rig;
 	int32_t west, dst;
-	uint32_t hrtimer_res;
+	uint32_t hrtimer_res, coarse_res;
 
 	if (!rig_init(&rig, l, &o))
 		return;
 	clock_getres(CLOCK_MONOTONIC, &res);
+	clock_getres(CLOCK_REALTIME_COARSE, &coarse);
 	west = rd32(&rig.reader, FIELD(&rig.reader, 0, tz_minuteswest));
 	dst = rd32(&rig.reader, FIELD(&rig.reader, 0, tz_dsttime));
 	hrtimer_res = rd32(&rig.reader, FIELD(&rig.reader, 0, hrtimer_res));
+	coarse_res = rd32(&rig.reader, FIELD(&rig.reader, 0, coarse_res));
 	report(west == tz.tz_minuteswest && dst == tz.tz_dsttime &&
-	       hrtimer_res == res.tv_nsec && !res.tv_sec,
-	       "timezone and hrtimer_res %s: %d minutes west, dst %d, %u ns "
-	       "(host: %ld ns)", l->name, west, dst, hrtimer_res, res.tv_nsec);
+	       hrtimer_res == res.tv_nsec && !res.tv_sec &&
+	       coarse_res == coarse.tv_nsec && !coarse.tv_sec,
+	       "timezone, hrtimer_res and the tick %s: %d minutes west, dst %d, "
+	       "%u ns, %u ns (host: %ld ns, %ld ns)", l->name, west, dst,
+	       hrtimer_res, coarse_res, res.tv_nsec, coarse.tv_nsec);
 	rig_free(&rig);
 }
 

@@ -41,6 +41,22 @@ if [ -s "$work/status" ]; then
 else
 	pass "in-tree build: outputs ignored"
 fi
+# Reproducible images: the build moved to another directory makes its vDSO
+# image again byte for byte (the build-id covers the debug information).
+image=vdso-kernel/$(. "$top_builddir/tests/config.sh" && eval "echo \$IMAGE_$target").so
+cp "$tree/$image" "$tree/$image.dbg" "$work/" && mv "$tree" "$work/moved" &&
+	(cd "$work/moved" && rm -rf "$image" "$image.dbg" "vdso-kernel/$target" && make "$image") >"$work/moved.log" 2>&1
+status=$?
+[ -d "$work/moved" ] && mv "$work/moved" "$tree"
+if [ "$status" -ne 0 ]; then
+	fail "reproducible image" "cannot rebuild $image in another directory:"
+	tail -n 20 "$work/moved.log" | sed 's/^/    /'
+elif ! cmp -s "$tree/$image.dbg" "$work/${image##*/}.dbg" ||
+     ! cmp -s "$tree/$image" "$work/${image##*/}"; then
+	fail "reproducible image" "$image built in $work/moved differs from the one built in $tree"
+else
+	pass "reproducible image: $image and its .dbg the same from another directory"
+fi
 for step in clean distclean; do
 	(cd "$tree" && make "$step") >"$work/$step.log" 2>&1
 	if git_status | grep '^ D' >"$work/status"; then

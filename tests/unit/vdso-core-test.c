@@ -351,6 +351,7 @@ static void fill_decoys(union test_page *page, uint64_t counter, uint64_t *rng)
 		d->tz_minuteswest = (int32_t)(random64(rng) % 1440) - 720;
 		d->tz_dsttime = random64(rng) % 7;
 		d->hrtimer_res = 2 + random64(rng) % 1000;
+		d->coarse_res = random64(rng) % 10000000;	/* 0: a kernel's page */
 	}
 }
 
@@ -553,15 +554,20 @@ static uint64_t tick_nsec(void)
 	return (uint64_t)((double)NSEC_PER_SEC / HZ + 0.5);
 }
 
-/* hres and raw report hrtimer_res from hrtimer_page, coarse the tick; NULL res only asks. */
+/*
+ * hres and raw report hrtimer_res from res_page, coarse its coarse_res or,
+ * where that is 0 (a kernel's page), the tick; NULL res only asks.
+ */
 static void check_clock_getres(const struct vdso_data *vd,
-			       const struct vdso_data *hrtimer_page)
+			       const struct vdso_data *res_page)
 {
+	const struct vdso_data *r = &res_page[CS_HRES_COARSE];
+
 	for (int i = 0; i < NR_CLOCKS; i++) {
 		const struct clock_desc *c = &clocks[i];
 		struct test_time want = {
-			0, c->kind == CLOCK_KIND_COARSE ? tick_nsec() :
-			   hrtimer_page[CS_HRES_COARSE].hrtimer_res
+			0, c->kind != CLOCK_KIND_COARSE ? r->hrtimer_res :
+			   r->coarse_res ? r->coarse_res : tick_nsec()
 		};
 		struct __kernel_timespec res;
 		struct __kernel_old_timespec res32;
@@ -589,8 +595,16 @@ static void test_clock_getres(void)
 
 	install_case(&pages.real, &clock_cases[1], &rng);
 	pages.real.data[CS_HRES_COARSE].hrtimer_res = 1;
+	pages.real.data[CS_HRES_COARSE].coarse_res = 0;
 	case_begin("clock_getres: hres and raw give hrtimer_res, coarse the tick (%" PRIu64
-		   " ns at HZ=%d), NULL res accepted", tick_nsec(), HZ);
+		   " ns at HZ=%d) where the page gives none, NULL res accepted",
+		   tick_nsec(), HZ);
+	check_clock_getres(pages.real.data, pages.real.data);
+	case_end();
+	/* Not a tick of the build's HZ: the host's, whatever the build assumed. */
+	pages.real.data[CS_HRES_COARSE].coarse_res = tick_nsec() + 1;
+	case_begin("clock_getres: coarse gives the page's coarse_res (%" PRIu32 " ns)",
+		   pages.real.data[CS_HRES_COARSE].coarse_res);
 	check_clock_getres(pages.real.data, pages.real.data);
 	case_end();
 }

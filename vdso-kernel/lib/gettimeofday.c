@@ -235,13 +235,13 @@ static inline __always_inline bool vdso_clock_res(const struct vdso_data *vd, in
 	if (unlikely((uint32_t)clk >= VDSO_BASES))
 		return false;
 	msk = 1u << clk;
-	/* hrtimer_res lives in the real page only. */
+	/* hrtimer_res and coarse_res live in the real page only. */
 	if (unlikely(READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS))
 		vd = __arch_get_timens_vdso_data(vd);
 	if (likely(msk & (VDSO_HRES | VDSO_RAW)))
 		t->nsec = READ_ONCE(vd->hrtimer_res);
 	else if (msk & VDSO_COARSE)
-		t->nsec = LOW_RES_NSEC;
+		t->nsec = READ_ONCE(vd->coarse_res) ?: LOW_RES_NSEC;
 	else
 		return false;
 	t->sec = 0;

@@ -71,7 +71,12 @@ struct vdso_data {
 	int32_t tz_minuteswest;
 	int32_t tz_dsttime;
 	uint32_t hrtimer_res;
-	uint32_t __unused;
+	/*
+	 * 6.1's padding, which a kernel leaves 0: its vDSO is built with its
+	 * HZ.  ppctime's images are built before the host they run on is
+	 * known, so its timekeeper writes the host's tick here.
+	 */
+	uint32_t coarse_res;
 };
 
 /* 6.1's NR_syscalls on powerpc is 451: (451 + 31) / 32 map words. */
