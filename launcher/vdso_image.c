@@ -1062,6 +1062,42 @@ static int check_segments(const struct vdso_image *img, char *err, size_t errlen
 	return 0;
 }
 
+/*
+ * Every Linux vDSO carries the kernel version note, found through PT_NOTE
+ * as a C library finds it.  A host strip told to remove ".note" (dh_strip
+ * is) removes it and leaves PT_NOTE empty: such an image is broken.
+ */
+static int check_version_note(const struct vdso_image *img, char *err, size_t errlen)
+{
+	static const char name[] = "Linux";
+
+	for (size_t i = 0; i < img->phnum; i++) {
+		const unsigned char *ph = img->buf + img->phoff + i * SIZEOF(img, Phdr);
+		uint64_t offset = FIELD(img, ph, Phdr, p_offset);
+		uint64_t filesz = FIELD(img, ph, Phdr, p_filesz);
+		const unsigned char *note = in_segment(img, offset, filesz);
+
+		if (FIELD(img, ph, Phdr, p_type) != PT_NOTE || !note)
+			continue;
+		/* Each note: namesz, descsz, type, then name and desc, 4-aligned. */
+		for (uint64_t at = 0; fits(at, 12, filesz);) {
+			uint64_t namesz = get(img, note + at, 4);
+			uint64_t descsz = get(img, note + at + 4, 4);
+			uint64_t name_at = at + 12;
+			uint64_t desc_at = name_at + ((namesz + 3) & ~3ull);
+
+			if (!fits(desc_at, (descsz + 3) & ~3ull, filesz))
+				break;
+			if (namesz == sizeof(name) && descsz == 4 &&
+			    !memcmp(note + name_at, name, sizeof(name)))
+				return 0;
+			at = desc_at + ((descsz + 3) & ~3ull);
+		}
+	}
+	return fail(err, errlen,
+		    "no Linux version note in a PT_NOTE segment (stripped of its .note section?)");
+}
+
 /* glibc's ld.so asserts the entry sizes (a missing one is a NULL
  * dereference there), and nothing applies relocations to a vDSO. */
 static int check_relocations(const struct vdso_image *img, char *err, size_t errlen)
@@ -1306,6 +1342,7 @@ out:
 int vdso_image_check_guest(const struct vdso_image *img, char *err, size_t errlen)
 {
 	if (check_segments(img, err, errlen) ||
+	    check_version_note(img, err, errlen) ||
 	    check_relocations(img, err, errlen) ||
 	    check_hash_tables(img, err, errlen) ||
 	    check_versions(img, err, errlen) ||

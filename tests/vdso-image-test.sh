@@ -138,6 +138,15 @@ for t in $TARGETS; do
 	no-data-page|page-size|no code finds a data page
 	EOF
 
+	# As dh_strip strips a shared library, with the target's strip.
+	bad=$work/$t-dh_strip.so
+	if ! err=$("${readelf%readelf}strip" --remove-section=.comment --remove-section=.note \
+		--strip-unneeded -o "$bad" "$image" 2>&1); then
+		fail "$t dh_strip" "cannot make the image: $err"
+	else
+		expect_refused "$t dh_strip" "$t" "$bad" check "no Linux version note"
+	fi
+
 	# Tens of thousands of version definitions, the symbols' own last:
 	# checked in linear time.  Past 0x7ffd their indexes repeat, which the
 	# check refuses, after the lookup ppctime-run does.
