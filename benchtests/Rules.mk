@@ -6,9 +6,9 @@
 define bench_rules
 benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c \
 		$(srcdir)/tests/guest/vdso_call.h
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	@$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra \
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_rules,$(t))))
@@ -19,9 +19,9 @@ TIME64_CFLAGS_ppc32 = -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64
 define bench_glibc_rules
 benchtests/vdso-insns-$(1)-glibc: $(srcdir)/benchtests/vdso-insns.c \
 		$(srcdir)/tests/guest/vdso_call.h sysroot/$(TRIPLET_$(1)).stamp
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	@sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -g -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
+	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -g -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_glibc_rules,$(t))))

@@ -12,10 +12,10 @@ LINUX_VDSO_IMAGES = $(foreach t,$(TARGETS),linux-vdso/$(IMAGE_$(t)).so)
 # the tick, so the kernel gets ppctime's HZ for the two to agree.
 linux-vdso:
 ifneq ($(LINUX_SOURCE),)
-	@bash $(srcdir)/benchtests/build-linux-vdso --source=$(LINUX_SOURCE) --hz=$(HZ) \
+	$(Q)bash $(srcdir)/benchtests/build-linux-vdso --source=$(LINUX_SOURCE) --hz=$(HZ) \
 		$(foreach t,$(TARGETS),$(t):$(CROSS_$(t)):$(PAGE_SIZE_$(t)):$(IMAGE_$(t)))
 else
-	@echo "linux-vdso: no kernel source: configure --with-linux-source=TARBALL" \
+	$(Q)echo "linux-vdso: no kernel source: configure --with-linux-source=TARBALL" \
 		"(Debian package linux-source-6.1); not built"
 endif
 

@@ -9,9 +9,9 @@ MICRO_BENCHMARKS = tb null_syscall context_switch vdsotest
 # $(1): program, $(2): target
 define micro_rules
 benchtests/$(1)-$(2): $(srcdir)/benchtests/$(1).c $(srcdir)/tests/guest/vdso_call.h
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	@$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra \
+	$(Q)$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl -lm
 endef
 $(foreach p,$(MICRO_BENCHMARKS),$(foreach t,$(TARGETS),$(eval $(call micro_rules,$(p),$(t)))))

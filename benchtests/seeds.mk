@@ -16,12 +16,12 @@ SEED_NAMES = $(sort $(foreach t,$(TARGETS),$(SEED_VARIANTS_$(t))))
 define seed_source
 benchtests/seeds/$(1)/vdso-kernel.stamp: $(srcdir)/benchtests/seeds/$(1).patch $(vdso_sources)
 	$$(quiet) PATCH "benchtests/seeds/$(1)/vdso-kernel"
-	@rm -rf benchtests/seeds/$(1)/vdso-kernel
-	@$(MKDIR_P) benchtests/seeds/$(1)/vdso-kernel
-	@cp -R $(vdso_src)/arch $(vdso_src)/include $(vdso_src)/lib benchtests/seeds/$(1)/vdso-kernel/
-	@cd benchtests/seeds/$(1) && $(PATCH) -s -p1 <$$(abspath $$<) || \
+	$(Q)rm -rf benchtests/seeds/$(1)/vdso-kernel
+	$(Q)$(MKDIR_P) benchtests/seeds/$(1)/vdso-kernel
+	$(Q)cp -R $(vdso_src)/arch $(vdso_src)/include $(vdso_src)/lib benchtests/seeds/$(1)/vdso-kernel/
+	$(Q)cd benchtests/seeds/$(1) && $(PATCH) -s -p1 <$$(abspath $$<) || \
 		{ echo "$$<: no longer applies to vdso-kernel/: refresh it"; exit 1; }
-	@touch $$@
+	$(Q)touch $$@
 $(patsubst $(vdso_src)/%,benchtests/seeds/$(1)/vdso-kernel/%,$(vdso_sources)): \
 		benchtests/seeds/$(1)/vdso-kernel.stamp ;
 endef

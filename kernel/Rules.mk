@@ -20,16 +20,16 @@ KERNEL_TREE_linux-6.1 = linux-src
 ifneq ($(LINUX_SOURCE),)
 LINUX_UNPACKED = linux-src/.ppctime-unpacked
 $(LINUX_UNPACKED): $(LINUX_SOURCE) $(kernel_src)/unpack-linux-source
-	@bash $(kernel_src)/unpack-linux-source $(LINUX_SOURCE) linux-src
-	@touch $@
+	$(Q)bash $(kernel_src)/unpack-linux-source $(LINUX_SOURCE) linux-src
+	$(Q)touch $@
 
 # kernel_rules TARGET CONFIG
 define kernel_rules
 boot/$(1)-$(2)/vmlinux: $(if $(filter linux-src,$(KERNEL_TREE_$(2))),$(LINUX_UNPACKED),$(KERNEL_TREE_$(2)).stamp) \
 		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
-	+@bash $(kernel_src)/build-kernel $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) boot/$(1)-$(2) \
+	+$(Q)bash $(kernel_src)/build-kernel $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) boot/$(1)-$(2) \
 		$(HZ) $(call kernel_fragments,$(1))
-	@touch $$@
+	$(Q)touch $$@
 endef
 $(foreach t,$(TARGETS),$(foreach c,$(KERNEL_CONFIGS),$(eval $(call kernel_rules,$(t),$(c)))))
 KERNELS_ppctime = $(foreach t,$(TARGETS),boot/$(t)-ppctime/vmlinux)
@@ -50,15 +50,15 @@ GUEST_LINK_dynamic = -Wl,--dynamic-linker=/sysroot$(GUEST_INTERP_$(1)) \
 # guest_rules TARGET
 define guest_rules
 boot/guest/init-$(1): $(guest_src)/init.c
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	@$(CROSS_$(1))gcc -std=gnu11 -O2 -Wall -Wextra -static -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -Wall -Wextra -static -o $$@ $$<
 
 boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c $(srcdir)/tests/test_report.h \
 		sysroot/$(TRIPLET_$(1)).stamp
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	@sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
+	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
 		$$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
 
 # boot/initramfs-TARGET-KIND.cpio: /init
@@ -67,7 +67,7 @@ boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitra
 		boot/guest/init-$(1) boot/guest/kernel-test-$(1)-static \
 		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1)
 	$$(quiet) CPIO "$$@"
-	@$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
 		--tests=$(kernel_src)/check.tests --root=sysroot/$(TRIPLET_$(1)):/sysroot \
 		--root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/kernel-test-static=boot/guest/kernel-test-$(1)-static \
@@ -77,7 +77,7 @@ boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitra
 boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitramfs \
 		boot/guest/init-$(1) benchtests/vdsotest-$(1)
 	$$(quiet) CPIO "$$@"
-	@$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
 		--tests=$(kernel_src)/bench.tests --root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/vdsotest=benchtests/vdsotest-$(1)
 endef
@@ -94,11 +94,11 @@ bench/records/kernel-$(1).jsonl: FORCE boot/$(1)-ppctime/vmlinux boot/$(1)-linux
 		launcher/ppctime-run benchtests/vdso-insns-$(1) \
 		boot/initramfs-$(1)-bench.cpio
 	$$(quiet) BENCH "$(1): Linux 6.1 with the series and as it is, under qemu-system"
-	@$(MKDIR_P) $$(@D)
-	@$(PYTHON) $(kernel_src)/bench-kernel --target=$(1) --qemu=$(QEMU_SYSTEM_$(1)) \
+	$(Q)$(MKDIR_P) $$(@D)
+	$(Q)$(PYTHON) $(kernel_src)/bench-kernel --target=$(1) --qemu=$(QEMU_SYSTEM_$(1)) \
 		--cross=$(CROSS_$(1)) --kernel-image=$(KERNEL_IMAGE_$(1)) --srcdir=$(srcdir) \
 		--out=$$@ >bench/kernel-$(1).txt
-	@cat bench/kernel-$(1).txt
+	$(Q)cat bench/kernel-$(1).txt
 endef
 $(foreach t,$(BOOT_TARGETS),$(eval $(call kernel_bench_rules,$(t))))
 BENCH_DEPS += $(foreach t,$(BOOT_TARGETS),bench/records/kernel-$(t).jsonl)
@@ -106,7 +106,7 @@ BENCH_DEPS += $(foreach t,$(BOOT_TARGETS),bench/records/kernel-$(t).jsonl)
 kernels: $(KERNELS_ppctime)
 
 check-kernel: $(BOOT_CHECK_DEPS)
-	@top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
+	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
 		$(kernel_src)/kernel-boot-test.sh
 
 CHECK_GLIBC_DEPS += $(BOOT_CHECK_DEPS)

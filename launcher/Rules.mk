@@ -10,28 +10,46 @@ LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/$(LOADER_$(t)))
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t))
 
-# Where ppctime-run finds its loaders and default images, compiled in;
-# QEMU's paths come with the targets (targets.h).  (The page size an image
-# was built for it reads from the image.)
-launcher_defs = -DPKGLIBDIR='"$(pkglibdir)"'
+# ppctime-run is built twice, and the two differ only in where they find
+# their loaders and default images, relative to their own directory: the
+# build tree's launcher/ppctime-run in the build tree, and
+# launcher/installable/ppctime-run, the one 'make install' installs, in
+# $(pkglibexecdir) and $(pkglibdir) as seen from $(bindir), so an installed
+# tree works wherever it is moved.  The installed directories can be given
+# to 'make install' too: launcher/installable/dirs.h (rewritten only when
+# they change) holds them.  QEMU's paths come with the targets (targets.h).
+launcher_run_defs = -DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
+launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper.h \
+	$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
+	targets.h Makefile
+launcher_run_cc = $(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) \
+	-I$(srcdir)/vdso-kernel/include $(launcher_run_defs)
 
-launcher/ppctime-run.o: $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper.h \
-		$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
-		targets.h Makefile
-	@$(MKDIR_P) $(@D)
+launcher/ppctime-run.o: $(launcher_run_deps)
+	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -I$(srcdir)/vdso-kernel/include \
-		$(launcher_defs) -c -o $@ $<
+	$(Q)$(launcher_run_cc) -DLOADER_DIR='"."' -DIMAGE_DIR='"../vdso-kernel"' -c -o $@ $<
+
+launcher/installable/dirs.h: FORCE
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)printf '#define LOADER_DIR "%s"\n#define IMAGE_DIR "%s"\n' \
+		$(call bindir_to,$(pkglibexecdir)) $(call bindir_to,$(pkglibdir)) >$@.new
+	$(Q)if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
+
+launcher/installable/ppctime-run.o: $(launcher_run_deps) launcher/installable/dirs.h
+	$(quiet) CC $@
+	$(Q)$(launcher_run_cc) -include launcher/installable/dirs.h -c -o $@ $<
 
 # The ELF reader, also linked into tests/vdso-check.
 launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
-	@$(MKDIR_P) $(@D)
+	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
 
-launcher/ppctime-run: launcher/ppctime-run.o launcher/timekeeper.o launcher/vdso_image.o
+launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o \
+		launcher/timekeeper.o launcher/vdso_image.o
 	$(quiet) LD $@
-	@$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
 # The loader: static, and linked well above 0x10000000 where static ET_EXEC
 # programs sit (Debian's cross toolchains have no static-pie).  The probe:
@@ -39,25 +57,25 @@ launcher/ppctime-run: launcher/ppctime-run.o launcher/timekeeper.o launcher/vdso
 define launcher_rules
 launcher/$(LOADER_$(1)): $(launcher_src)/ppctime-loader.c \
 		$(srcdir)/vdso-kernel/include/vdso/datapage.h
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
-	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static \
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static \
 		-Wl,-Ttext-segment=0x30000000 -I$(srcdir)/vdso-kernel/include -o $$@ $$<
 
 tests/guest/launcher-probe-$(1): $(srcdir)/tests/guest/launcher-probe.c
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
-	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -o $$@ $$<
 
 tests/guest/launcher-probe-static-$(1): $(srcdir)/tests/guest/launcher-probe.c
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
-	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static -o $$@ $$<
 
 tests/guest/launcher-probe-nopie-$(1): $(srcdir)/tests/guest/launcher-probe.c
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
-	@$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -no-pie -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -no-pie -o $$@ $$<
 endef
 $(foreach t,$(TARGETS),$(eval $(call launcher_rules,$(t))))
 
@@ -65,17 +83,23 @@ $(foreach t,$(TARGETS),$(eval $(call launcher_rules,$(t))))
 ifneq ($(filter ppc64,$(TARGETS)),)
 LAUNCHER_PROBES += tests/guest/elfv2-probe-ppc64
 tests/guest/elfv2-probe-ppc64: $(srcdir)/tests/guest/elfv2-probe.S
-	@$(MKDIR_P) $(@D)
+	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) AS $@
-	@$(CROSS_ppc64)gcc -nostdlib -static -o $@ $<
+	$(Q)$(CROSS_ppc64)gcc -nostdlib -static -o $@ $<
 endif
 
-ALL += launcher/ppctime-run $(LAUNCHER_LOADERS)
-INSTALL_BIN += launcher/ppctime-run
+ALL += launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-run.1 \
+	$(LAUNCHER_LOADERS)
+INSTALL_BIN += launcher/installable/ppctime-run
 # QEMU runs only files with an execute bit.
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
+# The manual page, made by configure (the version).
+INSTALL_MAN1 += launcher/ppctime-run.1
 TESTS += $(srcdir)/tests/launcher-test.sh
 CHECK_DEPS += $(LAUNCHER_PROBES)
+INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
+DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
 CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
+	launcher/installable \
 	$(LAUNCHER_LOADERS) \
 	$(LAUNCHER_PROBES)

@@ -17,21 +17,21 @@ fuzz_srcs = $(srcdir)/launcher/fuzz_vdso_image.c $(srcdir)/launcher/vdso_image.c
 fuzz_script = $(srcdir)/launcher/fuzz-vdso-image.sh
 
 $(fuzz_bin): $(fuzz_srcs) $(srcdir)/launcher/vdso_image.h
-	@command -v $(FUZZ_CC) >/dev/null || { echo "$(FUZZ_CC) not found: install the Debian packages $(FUZZ_PACKAGES)" >&2; exit 1; }
+	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "$(FUZZ_CC) not found: install the Debian packages $(FUZZ_PACKAGES)" >&2; exit 1; }
 	$(quiet) FUZZCC $@
-	@$(MKDIR_P) $(@D)
-	@$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/launcher -o $@ $(fuzz_srcs) || \
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(FUZZ_CC) $(FUZZ_CFLAGS) -I$(srcdir)/launcher -o $@ $(fuzz_srcs) || \
 		{ echo "$(FUZZ_CC) cannot build a libFuzzer program: install the Debian packages $(FUZZ_PACKAGES)" >&2; exit 1; }
 
 fuzz: all $(fuzz_bin)
 	$(quiet) FUZZ "$(fuzz_bin), $(FUZZ_RUNS) runs"
-	@top_builddir=. srcdir=$(srcdir) FUZZ_RUNS=$(FUZZ_RUNS) $(SHELL) $(fuzz_script)
+	$(Q)top_builddir=. srcdir=$(srcdir) FUZZ_RUNS=$(FUZZ_RUNS) $(SHELL) $(fuzz_script)
 
 # make check's smoke run: this file says "ready", or why the fuzzer cannot
 # be built here.  Remade every time, so installing clang takes effect.
 launcher/fuzz-smoke.status:
-	@$(MKDIR_P) $(@D)
-	@if ! command -v $(FUZZ_CC) >/dev/null; then \
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)if ! command -v $(FUZZ_CC) >/dev/null; then \
 		echo "$(FUZZ_CC) not found: install the Debian packages $(FUZZ_PACKAGES)"; \
 	elif $(MAKE) $(fuzz_bin) >$@.log 2>&1; then \
 		echo ready; \

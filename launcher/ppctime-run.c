@@ -49,8 +49,15 @@
 #define PPCTIME_STRING_(x) #x
 #define PPCTIME_STRING(x) PPCTIME_STRING_(x)
 
-/* Status for anything ppctime-run refuses or cannot start. */
-#define LAUNCH_FAILED	127
+/*
+ * Exit statuses as env, chroot and timeout use them, so a harness tells
+ * ppctime-run's failures from PROGRAM's own statuses.  The guest loader
+ * ends with the same three.  (To move to launcher/launch_protocol.h, the
+ * loader's and ppctime-run's shared header, once it exists.)
+ */
+#define EXIT_LAUNCHER_FAILED	125	/* ppctime-run's own error */
+#define EXIT_CANNOT_EXECUTE	126	/* PROGRAM found, but not a program it can run */
+#define EXIT_NOT_FOUND		127	/* no PROGRAM */
 /*
  * The timekeeper updates every period (1 ms by default).  Stopped
  * (SIGSTOP, a tracer) it counts as stalled once its update count has stayed
@@ -108,12 +115,26 @@ static const char usage_text[] =
 	"                     where it can, else steer its own; mirror; or steer\n"
 	"  -v, --verbose      say how the timekeeper keeps time (stderr)\n"
 	"  -h, --help         show this text\n"
+	"      --version      show the version\n"
 	"\n"
-	"PROGRAM's exit status or fatal signal is ppctime-run's.  A refused image or\n"
-	"program, or a failure to start, gives status 127.\n";
+	"PROGRAM's exit status or fatal signal is ppctime-run's.  Otherwise:\n"
+	"  125  ppctime-run failed: a bad option, a refused vDSO image, a missing\n"
+	"       loader or QEMU, the data pages or the timekeeper not started\n"
+	"  126  PROGRAM cannot be run: not a regular file, not executable, not a\n"
+	"       powerpc ELF program\n"
+	"  127  PROGRAM (or its ELF interpreter) not found\n"
+	"\n"
+	"Report bugs to <" PACKAGE_BUGREPORT ">.\n";
 
-static void __attribute__((noreturn, format(printf, 1, 2)))
-refuse(const char *fmt, ...)
+static const char version_text[] =
+	"ppctime-run (ppctime) " PACKAGE_VERSION "\n"
+	"Copyright (C) 2026 ppctime developers.\n"
+	"License GPL-2.0: GNU GPL version 2 <https://gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+	"This is free software: you are free to change and redistribute it.\n"
+	"There is NO WARRANTY, to the extent permitted by law.\n";
+
+static void __attribute__((noreturn, format(printf, 2, 3)))
+refuse_with(int status, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -122,13 +143,16 @@ refuse(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
-	exit(LAUNCH_FAILED);
+	exit(status);
 }
+/* Most refusals are ppctime-run's own failures; PROGRAM's say which. */
+#define refuse(...) refuse_with(EXIT_LAUNCHER_FAILED, __VA_ARGS__)
+#define refuse_program(...) refuse_with(EXIT_CANNOT_EXECUTE, __VA_ARGS__)
 
 static void __attribute__((noreturn)) usage_error(const char *what)
 {
 	fprintf(stderr, "ppctime-run: %s\nTry 'ppctime-run --help'.\n", what);
-	exit(LAUNCH_FAILED);
+	exit(EXIT_LAUNCHER_FAILED);
 }
 
 /* What ppctime-run needs to know about PROGRAM before starting it. */
@@ -162,12 +186,12 @@ static void check_executable(int fd, const char *path)
 	char self[64];
 
 	if (fstat(fd, &st) < 0)
-		refuse("cannot stat %s: %s", path, strerror(errno));
+		refuse_program("cannot stat %s: %s", path, strerror(errno));
 	if (!S_ISREG(st.st_mode))
-		refuse("%s: not a regular file", path);
+		refuse_program("%s: not a regular file", path);
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	if (faccessat(AT_FDCWD, self, X_OK, AT_EACCESS) < 0)
-		refuse("%s: %s", path, strerror(errno));
+		refuse_program("%s: %s", path, strerror(errno));
 }
 
 static void read_program_header(const char *path, struct program_info *info)
@@ -180,12 +204,14 @@ static void read_program_header(const char *path, struct program_info *info)
 	unsigned phentsize, phnum;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
+	/* As env: only a missing file is "not found". */
 	if (fd < 0)
-		refuse("cannot open %s: %s", path, strerror(errno));
+		refuse_with(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE,
+			    "cannot open %s: %s", path, strerror(errno));
 	check_executable(fd, path);
 	if (pread(fd, eh, sizeof(eh), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
 	    memcmp(eh, ELFMAG, SELFMAG))
-		refuse("%s: not an ELF program", path);
+		refuse_program("%s: not an ELF program", path);
 	elf_class = eh[EI_CLASS] == ELFCLASS64 ? 64 : eh[EI_CLASS] == ELFCLASS32 ? 32 : 0;
 	big_endian = eh[EI_DATA] == ELFDATA2MSB;
 	machine = elf16(eh + offsetof(Elf64_Ehdr, e_machine), big_endian); /* both classes */
@@ -195,7 +221,7 @@ static void read_program_header(const char *path, struct program_info *info)
 		    targets[i].machine == machine)
 			info->target = &targets[i];
 	if (!info->target)
-		refuse("%s: not a powerpc program (ELF class %u, byte order %u, machine %u):"
+		refuse_program("%s: not a powerpc program (ELF class %u, byte order %u, machine %u):"
 		       " ppctime runs ppc32, ppc64 and ppc64le ones", path,
 		       eh[EI_CLASS], eh[EI_DATA], machine);
 
@@ -209,11 +235,11 @@ static void read_program_header(const char *path, struct program_info *info)
 		phnum = elf16(eh + offsetof(Elf32_Ehdr, e_phnum), big_endian);
 	}
 	if (phentsize < sizeof(Elf32_Phdr) || phentsize > sizeof(ph))
-		refuse("%s: bad program header size %u", path, phentsize);
+		refuse_program("%s: bad program header size %u", path, phentsize);
 	info->dynamic = false;
 	for (unsigned i = 0; i < phnum; i++) {
 		if (pread(fd, ph, phentsize, phoff + (uint64_t)i * phentsize) != phentsize)
-			refuse("%s: truncated program headers", path);
+			refuse_program("%s: truncated program headers", path);
 		if (elf32(ph, big_endian) == PT_INTERP)
 			info->dynamic = true;
 	}
@@ -221,37 +247,31 @@ static void read_program_header(const char *path, struct program_info *info)
 }
 
 /*
- * A file ppctime-run needs at run time: in the build tree next to this
- * program's directory (SUBDIR/NAME from the top build directory), else
- * where 'make install' put it.
+ * A file ppctime-run needs at run time, NAME in DIR, a directory relative
+ * to this program's own: launcher/Rules.mk builds the launcher twice, the
+ * build tree's finding the build tree's files, the installed one the
+ * installed files wherever the installed tree was moved.
  */
-static char *find_support_file(const char *subdir, const char *name)
+static char *find_support_file(const char *dir, const char *name)
 {
-	char exe[PATH_MAX], *path;
+	char exe[PATH_MAX], *path, *tidy;
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
-	if (len > 0) {
-		exe[len] = '\0';
-		*strrchr(exe, '/') = '\0';	/* the build's launcher/ */
-		if (asprintf(&path, "%s/../%s/%s", exe, subdir, name) < 0)
-			refuse("out of memory");
-		if (access(path, R_OK) == 0) {
-			char *tidy = realpath(path, NULL);
-
-			if (tidy) {
-				free(path);
-				path = tidy;
-			}
-			return path;
-		}
-		free(path);
-	}
-	if (asprintf(&path, "%s/%s", PKGLIBDIR, name) < 0)
+	if (len <= 0)
+		refuse("cannot find this program's directory: /proc/self/exe: %s",
+		       len < 0 ? strerror(errno) : "empty");
+	exe[len] = '\0';
+	*strrchr(exe, '/') = '\0';
+	if (asprintf(&path, "%s/%s/%s", exe, dir, name) < 0)
 		refuse("out of memory");
 	if (access(path, R_OK) < 0)
-		refuse("%s not found (looked in the build tree and in %s): "
-		       "was the target enabled at configure time, and the tree built?",
-		       name, PKGLIBDIR);
+		refuse("%s: %s: was the target enabled at configure time, and the tree "
+		       "built (or installed)?", path, strerror(errno));
+	tidy = realpath(path, NULL);
+	if (tidy) {
+		free(path);
+		path = tidy;
+	}
 	return path;
 }
 
@@ -508,14 +528,14 @@ static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
 	/* Without us no one would keep its clocks current: it goes too. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != watchdog)
-		_exit(LAUNCH_FAILED);
+		_exit(EXIT_LAUNCHER_FAILED);
 	sigaction(SIGINT, &sigs->intr, NULL);
 	sigaction(SIGQUIT, &sigs->quit, NULL);
 	sigaction(SIGPIPE, &sigs->pipe, NULL);
 	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
 	execv(qemu_argv[0], qemu_argv);
 	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", qemu_argv[0], strerror(errno));
-	_exit(LAUNCH_FAILED);
+	_exit(EXIT_LAUNCHER_FAILED);
 }
 
 /* End the way the program ended: same status, or death by the same
@@ -674,7 +694,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 {
 	enum {
 		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
-		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER,
+		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_VERSION,
 	};
 	static const struct option options[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
@@ -687,6 +707,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
 		{ NULL, 0, NULL, 0 },
 	};
 	bool clock_options = false;
@@ -720,6 +741,9 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		case 'v': req->verbose = true; break;
 		case 'h':
 			printf(usage_text, TIMEKEEPER_DEFAULT_HZ, TIMEKEEPER_MAX_HZ);
+			exit(0);
+		case OPT_VERSION:
+			fputs(version_text, stdout);
 			exit(0);
 		default: usage_error("bad option");
 		}
@@ -756,9 +780,9 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	struct sigaction ignore = { .sa_handler = SIG_IGN };
 
 	if (!image_path)
-		image_path = find_support_file("vdso-kernel", t->image);
+		image_path = find_support_file(IMAGE_DIR, t->image);
 	page_size = check_image(image_path, t, req->page_size, &image);
-	qemu_argv[n++] = find_support_file("launcher", t->loader);
+	qemu_argv[n++] = find_support_file(LOADER_DIR, t->loader);
 
 	pages = create_data_pages(page_size, &data_fd);
 	image_fd = image_memfd(&image);

@@ -11,18 +11,19 @@ TIMEKEEPER_HEADERS = $(srcdir)/launcher/timekeeper.h \
 
 $(TIMEKEEPER_OBJ): $(srcdir)/launcher/timekeeper.c $(TIMEKEEPER_HEADERS)
 	$(quiet) CC $@
-	@$(MKDIR_P) $(@D)
-	@$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) -c -o $@ \
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) -c -o $@ \
 		$(srcdir)/launcher/timekeeper.c
 
 # The test runs the timekeeper in threads.
 tests/timekeeper-test: $(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ) \
 		       $(TIMEKEEPER_HEADERS) targets.h
 	$(quiet) CCLD $@
-	@$(MKDIR_P) $(@D)
-	@$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) $(LDFLAGS) -pthread -o $@ \
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) $(LDFLAGS) -pthread -o $@ \
 		$(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ)
 
 TESTS += tests/timekeeper-test
+DISTCHECK_TESTS += tests/timekeeper-test
 CHECK_DEPS += tests/timekeeper-test
 CLEANFILES += $(TIMEKEEPER_OBJ) tests/timekeeper-test

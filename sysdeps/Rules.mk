@@ -12,12 +12,19 @@ SYSROOTS = $(foreach t,$(TARGETS),sysroot/$(TRIPLET_$(t)))
 # The stamp stands for a finished build and install; build-glibc itself
 # decides what in glibc needs redoing.  '+': glibc's make shares our job
 # slots.
+ifneq ($(GLIBC_SOURCE),)
 define glibc_rules
 sysroot/$(TRIPLET_$(1)).stamp: $(GLIBC_PATCHES) $(glibc_overlay)/build-glibc $(GLIBC_SOURCE)
-	+@$(glibc_overlay)/build-glibc $(1) $(TRIPLET_$(1)) $(GLIBC_SOURCE) $(patches_src)/glibc-2.36
-	@touch $$@
+	+$(Q)$(glibc_overlay)/build-glibc $(1) $(TRIPLET_$(1)) $(GLIBC_SOURCE) $(patches_src)/glibc-2.36
+	$(Q)touch $$@
 endef
 $(foreach t,$(TARGETS),$(eval $(call glibc_rules,$(t))))
+else
+$(addsuffix .stamp,$(SYSROOTS)):
+	$(Q)echo "$@: configured --without-glibc-source: no sysroots" \
+		"(configure --with-glibc-source=TARBALL|DIR, Debian package glibc-source)" >&2
+	$(Q)exit 1
+endif
 
 sysroot: $(addsuffix .stamp,$(SYSROOTS))
 
@@ -25,15 +32,37 @@ sysroot: $(addsuffix .stamp,$(SYSROOTS))
 # without the vDSO; and ppctime's tests of the sysroots.  Both are part of
 # 'make check' too.
 check-glibc: $(addsuffix .stamp,$(SYSROOTS)) launcher/ppctime-run
-	@top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
+	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
 		$(srcdir)/tests/glibc/check-glibc
 check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) launcher/ppctime-run
-	@top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
+	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
 		$(srcdir)/tests/glibc/sysroot-test.sh
 
 CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
 TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
-CLEANFILES += $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(SYSROOTS)) \
-	$(addsuffix -gcc,$(SYSROOTS)) glibc-build glibc-src
+# The sysroots built, installed as they are in the build tree: sysroot/T/
+# and its compiler wrapper sysroot/T-gcc (which finds the sysroot beside
+# itself) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, and a link to the
+# wrapper as $(bindir)/T-ppctime-gcc (T-gcc there is Debian's cross gcc).
+SYSROOTS_BUILT = $(patsubst %.stamp,%,$(wildcard $(addsuffix .stamp,$(SYSROOTS))))
+install-sysroots: installdirs
+	$(Q)for s in $(notdir $(SYSROOTS_BUILT)); do \
+		echo "install sysroot/$$s into $(DESTDIR)$(pkglibdir)"; \
+		rm -rf $(DESTDIR)$(pkglibdir)/$$s && \
+		cp -pR sysroot/$$s $(DESTDIR)$(pkglibdir)/$$s && \
+		$(INSTALL) sysroot/$$s-gcc $(DESTDIR)$(pkglibdir)/$$s-gcc && \
+		ln -sf $(call bindir_to,$(pkglibdir))/$$s-gcc $(DESTDIR)$(bindir)/$$s-ppctime-gcc || \
+		exit 1; \
+	done
+uninstall-sysroots:
+	rm -rf $(foreach s,$(notdir $(SYSROOTS)),$(DESTDIR)$(pkglibdir)/$(s) \
+		$(DESTDIR)$(pkglibdir)/$(s)-gcc $(DESTDIR)$(bindir)/$(s)-ppctime-gcc)
+INSTALL_HOOKS += install-sysroots
+UNINSTALL_HOOKS += uninstall-sysroots
 
-.PHONY: sysroot check-glibc check-sysroot
+glibc_outputs = $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(SYSROOTS)) \
+	$(addsuffix -gcc,$(SYSROOTS)) glibc-build glibc-src
+CLEANFILES += $(glibc_outputs)
+MOSTLYCLEAN_KEEPS += $(glibc_outputs)
+
+.PHONY: sysroot check-glibc check-sysroot install-sysroots uninstall-sysroots

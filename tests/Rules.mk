@@ -14,15 +14,22 @@ tests/unit/vdso-core-test-%: $(unit_src)/vdso-core-test.c \
 		$(unit_src)/asm/vdso/gettimeofday.h $(srcdir)/vdso-kernel/lib/gettimeofday.c \
 		$(wildcard $(srcdir)/vdso-kernel/include/vdso/*.h) \
 		$(srcdir)/vdso-kernel/arch/powerpc/include/asm/vdso/delta32.h Makefile
-	@$(MKDIR_P) $(@D)
+	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	@$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
+	$(Q)$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
 		-I$(srcdir)/vdso-kernel/include -I$(srcdir)/vdso-kernel/arch/powerpc/include \
 		-DHZ=$(HZ) $(VDSO_CORE_TEST_FLAGS_$*) $(LDFLAGS) -o $@ $<
 
 TESTS += $(VDSO_CORE_TESTS)
 CHECK_DEPS += $(VDSO_CORE_TESTS)
+DISTCHECK_TESTS += $(VDSO_CORE_TESTS)
 CLEANFILES += $(VDSO_CORE_TESTS)
+
+# 'make install' into a DESTDIR, moved, and uninstalled; the installed
+# launcher's own test, which 'make installcheck' runs on the installed tree.
+TESTS += $(srcdir)/tests/install-test.sh
+DISTCHECK_TESTS += $(srcdir)/tests/install-test.sh
+INSTALLCHECK_TESTS += $(srcdir)/tests/installed-test.sh
 
 # The in-tree build keeps the source tree clean (tests/tree-test.sh).
 TESTS += $(srcdir)/tests/tree-test.sh

@@ -159,8 +159,8 @@ check_no_vdso() { # NAME PROBE
 
 check_refused() { # NAME IMAGE PROBE
 	launch --vdso="$2" "$3" echo ran
-	if [ "$status" -ne 127 ]; then
-		fail "$1" "status $status, expected 127"; show
+	if [ "$status" -ne 125 ]; then
+		fail "$1" "status $status, expected 125"; show
 	elif [ -s "$work/out" ]; then
 		fail "$1" "the program ran"; show
 	elif ! has 'refusing vDSO image' err; then
@@ -261,7 +261,7 @@ check_realtime() { # NAME PROBE YEAR
 check_realtime_bounds() { # NAME PROBE
 	for when in @-9223372036854775808 @-1 @9223372036854775808 2555 2232-12-31; do
 		launch --realtime="$when" "$2" year
-		if [ "$status" -ne 127 ] || [ -s "$work/out" ] || ! has 'realtime takes' err; then
+		if [ "$status" -ne 125 ] || [ -s "$work/out" ] || ! has 'realtime takes' err; then
 			fail "$1" "--realtime=$when: status $status, not refused"; show
 			return
 		fi
@@ -314,7 +314,7 @@ check_page_size() { # NAME TARGET PROBE
 			fail "$1" "--page-size=$size, the image's own: status $status"; show
 			return
 		fi
-		if [ "$status" -ne 127 ] || [ -s "$work/out" ] || ! has 'data page with' err; then
+		if [ "$status" -ne 125 ] || [ -s "$work/out" ] || ! has 'data page with' err; then
 			fail "$1" "--page-size=$size for a $right-byte image: status $status"; show
 			return
 		fi
@@ -322,16 +322,17 @@ check_page_size() { # NAME TARGET PROBE
 	pass "$1 ($(head -n 1 "$work/err"))"
 }
 
-# What exec would refuse: no execute permission, not a regular file.
+# What exec would refuse (status 126, as env's): no execute permission,
+# not a regular file.
 check_not_executable() { # NAME PROBE
 	cp "$2" "$work/no-x" && chmod 0644 "$work/no-x"
 	launch "$work/no-x" echo ran
-	if [ "$status" -ne 127 ] || [ -s "$work/out" ] || ! has 'Permission denied' err; then
+	if [ "$status" -ne 126 ] || [ -s "$work/out" ] || ! has 'Permission denied' err; then
 		fail "$1" "mode 0644: status $status"; show
 		return
 	fi
 	launch "$work" echo ran
-	if [ "$status" -ne 127 ] || ! has 'not a regular file' err; then
+	if [ "$status" -ne 126 ] || ! has 'not a regular file' err; then
 		fail "$1" "a directory: status $status"; show
 	else
 		pass "$1"
@@ -438,16 +439,39 @@ check_orphan() { # NAME TARGET HOW
 	fi
 }
 
+# The statuses env, chroot and timeout use: 125 for ppctime-run's own
+# errors, 126 for a PROGRAM it cannot run, 127 for none.
 check_usage() {
 	launch --help
 	if [ "$status" -eq 0 ] && has '^Usage: ppctime-run' out; then pass usage
 	else fail usage "--help: status $status"; show; fi
+	launch --version
+	if [ "$status" -eq 0 ] && [ "$(head -n 1 "$work/out")" = "ppctime-run (ppctime) $VERSION" ] &&
+	   has '^Copyright ' out && has '^License ' out; then pass version
+	else fail version "--version: status $status"; show; fi
 	launch --bogus-option /bin/true
-	if [ "$status" -eq 127 ] && has "ppctime-run --help" err; then pass bad-option
+	if [ "$status" -eq 125 ] && has "ppctime-run --help" err; then pass bad-option
 	else fail bad-option "status $status"; show; fi
 	launch /bin/sh -c true
-	if [ "$status" -eq 127 ] && has 'not a powerpc program' err; then pass refuse-host-program
+	if [ "$status" -eq 126 ] && has 'not a powerpc program' err; then pass refuse-host-program
 	else fail refuse-host-program "status $status"; show; fi
+	launch "$work/no-such-program"
+	if [ "$status" -eq 127 ] && has 'No such file' err; then pass refuse-missing-program
+	else fail refuse-missing-program "status $status"; show; fi
+}
+
+# A launcher without its loader and images beside it says which file it
+# missed, with status 125.
+check_missing_files() { # NAME PROBE
+	mkdir -p "$work/alone"
+	cp "$run" "$work/alone/ppctime-run"
+	status=0
+	"$work/alone/ppctime-run" "$2" echo ran >"$work/out" 2>"$work/err" || status=$?
+	if [ "$status" -eq 125 ] && [ ! -s "$work/out" ] && has 'was the target enabled' err; then
+		pass "$1 ($(head -n 1 "$work/err"))"
+	else
+		fail "$1" "status $status"; show
+	fi
 }
 
 if [ ! -x "$run" ]; then
@@ -492,6 +516,7 @@ for t in $TARGETS; do
 	check_bad_images "$t" "$dyn" "$image"
 	check_page_size "refuse-page-size-$t" "$t" "$dyn"
 	check_not_executable "refuse-not-executable-$t" "$dyn"
+	check_missing_files "refuse-missing-files-$t" "$dyn"
 	check_closed_stderr "closed-stderr-$t" "$dyn"
 	check_not_dumpable "not-dumpable-$t" "$dyn"
 	# Death is seen at once, a stop after 20 ms without updates, both as

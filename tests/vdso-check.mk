@@ -8,8 +8,8 @@ VDSO_CHECK = tests/vdso-check
 $(VDSO_CHECK): $(srcdir)/tests/vdso-check.c launcher/vdso_image.o \
 		$(srcdir)/launcher/vdso_image.h targets.h
 	$(quiet) CC $@
-	@$(MKDIR_P) $(@D)
-	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
 		$(srcdir)/tests/vdso-check.c launcher/vdso_image.o
 
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso
@@ -30,20 +30,20 @@ bad_vdso_names = $(shell awk '$$1 ~ /^[a-z]/ && ($$3 == "all" || \
 define bad_vdso_rules
 tests/bad-vdso/$(1)/%.so.dbg: $(BAD_VDSO_SRCS)
 	$$(quiet) LD $$@
-	@$$(MKDIR_P) $$(@D)
-	@$$(CROSS_$(1))gcc -E -P -x c -DFIXTURE_$$(subst -,_,$$*) \
+	$(Q)$$(MKDIR_P) $$(@D)
+	$(Q)$$(CROSS_$(1))gcc -E -P -x c -DFIXTURE_$$(subst -,_,$$*) \
 		$(BAD_VDSO_DIR)/vdso.lds.S -o tests/bad-vdso/$(1)/$$*.lds
-	@$$(CROSS_$(1))gcc -c -DFIXTURE_$$(subst -,_,$$*) \
+	$(Q)$$(CROSS_$(1))gcc -c -DFIXTURE_$$(subst -,_,$$*) \
 		$(BAD_VDSO_DIR)/vdso.S -o tests/bad-vdso/$(1)/$$*.o
-	@$$(CROSS_$(1))gcc -nostdlib -shared -Wl,--hash-style=both \
+	$(Q)$$(CROSS_$(1))gcc -nostdlib -shared -Wl,--hash-style=both \
 		-Wl,-soname=$$(SONAME_$(1)) $$(BAD_VDSO_LDFLAGS_$$*) \
 		-Wl,-T,tests/bad-vdso/$(1)/$$*.lds -o $$@.tmp tests/bad-vdso/$(1)/$$*.o
-	@$$(CROSS_$(1))objcopy --set-section-flags .dynamic=alloc,load,readonly,data \
+	$(Q)$$(CROSS_$(1))objcopy --set-section-flags .dynamic=alloc,load,readonly,data \
 		--set-section-flags .got=alloc,load,readonly,data $$@.tmp $$@
-	@rm -f $$@.tmp
+	$(Q)rm -f $$@.tmp
 
 tests/bad-vdso/$(1)/%.so: tests/bad-vdso/$(1)/%.so.dbg
-	@$$(CROSS_$(1))objcopy -S $$< $$@
+	$(Q)$$(CROSS_$(1))objcopy -S $$< $$@
 
 BAD_VDSO_FILES += $(foreach n,$(call bad_vdso_names,$(1)), \
 	tests/bad-vdso/$(1)/$(n).so tests/bad-vdso/$(1)/$(n).so.dbg)
@@ -53,5 +53,6 @@ $(foreach t,$(TARGETS),$(eval $(call bad_vdso_rules,$(t))))
 
 CHECK_DEPS += $(VDSO_CHECK) $(BAD_VDSO_FILES)
 TESTS += $(srcdir)/tests/vdso-check.sh
+DISTCHECK_TESTS += $(srcdir)/tests/vdso-check.sh
 # Only what the build made: the fixtures' sources live beside it in tests/bad-vdso.
 CLEANFILES += $(VDSO_CHECK) $(foreach t,$(TARGETS),tests/bad-vdso/$(t))

@@ -9,10 +9,11 @@ VDSO_IMAGE_PROBE = tests/vdso-image-probe
 $(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c launcher/vdso_image.o \
 		$(srcdir)/launcher/vdso_image.h targets.h
 	$(quiet) CC $@
-	@$(MKDIR_P) $(@D)
-	@$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
 		$(srcdir)/tests/vdso-image-probe.c launcher/vdso_image.o
 
 CHECK_DEPS += $(VDSO_IMAGE_PROBE) $(SEED_IMAGES)
 TESTS += $(srcdir)/tests/vdso-image-test.sh
+DISTCHECK_TESTS += $(srcdir)/tests/vdso-image-test.sh
 CLEANFILES += $(VDSO_IMAGE_PROBE)

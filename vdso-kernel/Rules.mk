@@ -34,26 +34,26 @@ define vdso_rules
 $(2)/$(1)/vgettimeofday.o: $(3)/arch/powerpc/vdso/vgettimeofday.c \
 		$(3)/lib/gettimeofday.c $(wildcard $(3)/include/vdso/*.h \
 		$(3)/arch/powerpc/include/asm/vdso/*.h)
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	@$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) $(call vdso_cflags,$(1)) \
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) $(call vdso_cflags,$(1)) \
 		-c -o $$@ $$<
 
 $(2)/$(1)/%.o: $(3)/arch/powerpc/vdso/%.S $(3)/arch/powerpc/vdso/vdso_asm.h \
 		$(3)/include/vdso/datapage.h
-	@$(MKDIR_P) $$(@D)
+	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) AS "$$@"
-	@$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -c -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -c -o $$@ $$<
 
 $(2)/$(1)/vdso.lds: $(3)/arch/powerpc/vdso/vdso.lds.S $(3)/include/vdso/datapage.h
-	@$(MKDIR_P) $$(@D)
-	@$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -Upowerpc -E -P \
+	$(Q)$(MKDIR_P) $$(@D)
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -Upowerpc -E -P \
 		-x assembler-with-cpp -o $$@ $$<
 
 $(2)/$(IMAGE_$(1)).so.dbg: $(2)/$(1)/vdso.lds \
 		$(addprefix $(2)/$(1)/,$(addsuffix .o,$(VDSO_ASM) vgettimeofday))
 	$$(quiet) LD "$$@"
-	@$(CROSS_$(1))gcc -shared -nostdlib -Wl,-T,$(2)/$(1)/vdso.lds \
+	$(Q)$(CROSS_$(1))gcc -shared -nostdlib -Wl,-T,$(2)/$(1)/vdso.lds \
 		-Wl,-soname=$(SONAME_$(1)) -Wl,--hash-style=both \
 		-Wl,--eh-frame-hdr -Wl,--build-id=sha1 -Wl,-z,noexecstack \
 		-Wl,--no-undefined -o $$@ $$(filter %.o,$$^)
@@ -62,7 +62,7 @@ $(2)/$(IMAGE_$(1)).so.dbg: $(2)/$(1)/vdso.lds \
 # read-only segment and nothing writes them, so the headers say so too.
 $(2)/$(IMAGE_$(1)).so: $(2)/$(IMAGE_$(1)).so.dbg
 	$$(quiet) STRIP "$$@"
-	@$(CROSS_$(1))objcopy -S --set-section-flags .dynamic=alloc,readonly,contents \
+	$(Q)$(CROSS_$(1))objcopy -S --set-section-flags .dynamic=alloc,readonly,contents \
 		--set-section-flags .got=alloc,readonly,contents $$< $$@
 endef
 $(foreach t,$(TARGETS),$(eval $(call vdso_rules,$(t),vdso-kernel,$(vdso_src))))

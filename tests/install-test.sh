@@ -1,0 +1,103 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# 'make install' from this build tree into a DESTDIR, with every GNU
+# directory given (and laid out unlike the defaults, so each must reach
+# the installed launcher): the files land in the GNU directories and
+# nothing else does; the manual page formats without warnings; the tree,
+# moved elsewhere, still works (tests/installed-test.sh); install-strip
+# strips the host program and leaves the powerpc files as built; 'make
+# uninstall' leaves no file.  Needs no glibc sysroot; a built one is
+# expected installed too.  Protocol: tests/README.md.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+. "$top_builddir/tests/config.sh"
+. "$srcdir/tests/test-lib.sh"
+work=$(mktemp -d "${TMPDIR:-/tmp}/install-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+dest=$work/dest
+p=/opt/pt
+dirs="prefix=$p exec_prefix=$p bindir=$p/bin libdir=$p/lib64 libexecdir=$p/lib64/exec
+	datarootdir=$p/share mandir=$p/share/man docdir=$p/share/doc/ppctime-docs"
+
+# installed_make TARGET DESTDIR: make TARGET with those directories (not
+# under make check's job server: its descriptors are not ours).
+installed_make() {
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_builddir" -s "$1" \
+		DESTDIR="$2" $dirs >"$work/$1.log" 2>&1 ||
+		{ fail "make $1" "failed:"; sed 's/^/    /' "$work/$1.log"; exit 1; }
+}
+# files DIR: every file and link under DIR, relative to it, sorted.
+files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort); }
+
+installed_make install "$dest"
+{
+	echo "${p#/}/bin/ppctime-run"
+	for t in $TARGETS; do
+		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
+		eval triplet=\$TRIPLET_$t
+		[ ! -f "$top_builddir/sysroot/$triplet.stamp" ] ||
+			echo "${p#/}/bin/$triplet-ppctime-gcc ${p#/}/lib64/ppctime/$triplet-gcc"
+	done
+	echo "${p#/}/share/man/man1/ppctime-run.1"
+	for f in README.md COPYING COPYING.LIB; do echo "${p#/}/share/doc/ppctime-docs/$f"; done
+} | tr ' ' '\n' | LC_ALL=C sort >"$work/expected"
+# A sysroot's own files are its business.
+files "$dest" | grep -v "^${p#/}/lib64/ppctime/[^/]*/" >"$work/installed"
+if cmp -s "$work/expected" "$work/installed"; then
+	pass "install: the GNU directories ($(wc -l <"$work/installed") files)"
+else
+	fail "install: the GNU directories" "expected (<) and installed (>):"
+	diff "$work/expected" "$work/installed" | grep '^[<>]' | sed 's/^/    /'
+fi
+not_x=
+for f in "$p/bin/ppctime-run" $(for t in $TARGETS; do eval echo "$p/lib64/exec/ppctime/\$LOADER_$t"; done); do
+	[ -x "$dest$f" ] || not_x="$not_x $f"
+done
+if [ -z "$not_x" ]; then pass "install: programs executable"
+else fail "install: programs executable" "not:$not_x"; fi
+
+man=$dest$p/share/man/man1/ppctime-run.1
+if ! command -v groff >/dev/null; then
+	skip "install: manual page" "no groff (Debian package groff-base)"
+elif LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$man" >"$work/man.log" 2>&1 &&
+     [ ! -s "$work/man.log" ] && grep -q '^\.SH "EXIT STATUS"' "$man"; then
+	pass "install: manual page"
+else
+	fail "install: manual page" "groff -man -ww says:"; sed 's/^/    /' "$work/man.log"
+fi
+
+# The whole tree moved: the launcher finds its files relative to itself.
+mkdir -p "$work/elsewhere"
+mv "$dest$p" "$work/elsewhere/tree"
+INSTALLED_LABEL=relocated bindir=$work/elsewhere/tree/bin \
+	"$srcdir/tests/installed-test.sh" || failed=1
+mv "$work/elsewhere/tree" "$dest$p"
+
+installed_make uninstall "$dest"
+files "$dest" >"$work/left"
+if [ -s "$work/left" ]; then
+	fail uninstall "left $(wc -l <"$work/left") files:"; head -n 20 "$work/left" | sed 's/^/    /'
+else
+	pass "uninstall: no file left"
+fi
+
+installed_make install-strip "$work/strip"
+if readelf -S "$work/strip$p/bin/ppctime-run" | grep -q '\.symtab'; then
+	fail install-strip "ppctime-run kept its symbol table"
+else
+	changed=
+	for t in $TARGETS; do
+		eval loader=\$LOADER_$t image=\$IMAGE_$t.so
+		cmp -s "$work/strip$p/lib64/exec/ppctime/$loader" "$top_builddir/launcher/$loader" ||
+			changed="$changed $loader"
+		cmp -s "$work/strip$p/lib64/ppctime/$image" "$top_builddir/vdso-kernel/$image" ||
+			changed="$changed $image"
+	done
+	if [ -z "$changed" ]; then pass "install-strip: the host program only"
+	else fail install-strip "not as built:$changed"; fi
+fi
+# The installed launcher as 'make all' left it, for the configured
+# directories: a later 'make install' then builds nothing.
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_builddir" -s launcher/installable/ppctime-run \
+	>"$work/relink.log" 2>&1 || { fail relink "$(tail -n 3 "$work/relink.log")"; }
+exit $failed

@@ -1,0 +1,74 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# The installed ppctime-run, $bindir/ppctime-run, with none of the build
+# tree's launcher, loaders or images: its --version, and per target the
+# build's powerpc probe (tests/guest/launcher-probe-TARGET) run through it
+# sees a vDSO, the installed image; an installed sysroot's compiler
+# wrapper ($bindir/TRIPLET-ppctime-gcc) builds the probe against it, and
+# the result runs on it.  'make installcheck' runs it on the installed
+# tree, tests/install-test.sh on one it moved.  Protocol: tests/README.md.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}" "${bindir:?bindir: the directory ppctime-run is installed in}"
+. "$top_builddir/tests/config.sh"
+. "$srcdir/tests/test-lib.sh"
+label=${INSTALLED_LABEL:-installed}
+run=$bindir/ppctime-run
+build=$(cd "$top_builddir" && pwd -P)
+work=$(mktemp -d "${TMPDIR:-/tmp}/installed-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+if [ ! -x "$run" ]; then
+	fail "$label" "no $run (make install)"
+	exit 1
+fi
+"$run" --version >"$work/version" 2>&1
+if [ "$(head -n 1 "$work/version")" = "ppctime-run (ppctime) $VERSION" ]; then
+	pass "$label: --version"
+else
+	fail "$label: --version" "said: $(head -n 1 "$work/version")"
+fi
+
+# check_probe NAME PROBE [OPTIONS]: PROBE sees a vDSO, an installed image.
+check_probe() {
+	name=$1 probe=$2
+	shift 2
+	status=0
+	"$run" -v "$@" "$probe" vdso >"$work/out" 2>"$work/err" </dev/null || status=$?
+	image=$(sed -n 's/^ppctime-run: [a-z0-9]* vDSO \(.*\), [0-9]*-byte pages.*/\1/p' "$work/err")
+	if [ "$status" -ne 0 ]; then
+		fail "$name" "status $status: $(head -n 1 "$work/err")"
+	elif ! grep -q '\<sysinfo_ehdr=0x[1-9a-f]' "$work/out" ||
+	     ! grep -q '\<listed=1\>' "$work/out" || ! grep -q '\<clock_gettime=0\>' "$work/out"; then
+		fail "$name" "no vDSO seen: $(head -n 1 "$work/out")"
+	elif [ -z "$image" ]; then
+		fail "$name" "-v named no image: $(head -n 1 "$work/err")"
+	else
+		case $(cd "$(dirname "$image")" && pwd -P)/ in
+		"$build"/*) fail "$name" "it mapped the build tree's $image" ;;
+		*) pass "$name ($image)" ;;
+		esac
+	fi
+}
+
+for t in $TARGETS; do
+	probe=$top_builddir/tests/guest/launcher-probe-$t
+	if [ ! -x "$probe" ]; then
+		skip "$label: vdso-$t" "$probe not built (make check-programs)"
+		continue
+	fi
+	check_probe "$label: vdso-$t" "$probe"
+	eval triplet=\$TRIPLET_$t
+	cc=$bindir/$triplet-ppctime-gcc
+	if [ ! -x "$cc" ]; then
+		skip "$label: sysroot-$t" "no $cc: no sysroot installed (make sysroot, then make install)"
+		continue
+	fi
+	sysroot=$(dirname "$(readlink -f "$cc")")/$triplet
+	if "$cc" -std=gnu11 -O2 -o "$work/probe-$t" "$srcdir/tests/guest/launcher-probe.c" \
+		>"$work/cc.log" 2>&1; then
+		check_probe "$label: sysroot-$t" "$work/probe-$t" --sysroot="$sysroot"
+	else
+		fail "$label: sysroot-$t" "$cc cannot build: $(head -n 3 "$work/cc.log")"
+	fi
+done
+exit $failed
