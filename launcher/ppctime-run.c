@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "vdso/datapage.h"
+#include "launch_protocol.h"
 #include "targets.h"
 #include "timekeeper.h"
 #include "vdso_image.h"
@@ -742,6 +743,7 @@ static void __attribute__((noreturn))
 run_with_vdso(const struct program_info *program, struct request *req,
 	      char **qemu_argv, int n)
 {
+	char **loader_argv = qemu_argv + n;	/* launch_protocol.h */
 	const struct target *t = program->target;
 	const char *image_path = req->image_path;
 	unsigned long page_size;
@@ -758,7 +760,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (!image_path)
 		image_path = find_support_file("vdso-kernel", t->image);
 	page_size = check_image(image_path, t, req->page_size, &image);
-	qemu_argv[n++] = find_support_file("launcher", t->loader);
+	loader_argv[LAUNCH_ARG_LOADER] = find_support_file("launcher", t->loader);
 
 	pages = create_data_pages(page_size, &data_fd);
 	image_fd = image_memfd(&image);
@@ -778,12 +780,13 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	/* The loader maps the very file checked here, whatever -L says. */
 	if (fcntl(program->fd, F_SETFD, 0) < 0)
 		refuse("fcntl: %s", strerror(errno));
-	if (asprintf(&qemu_argv[n++], "%d", data_fd) < 0 ||
-	    asprintf(&qemu_argv[n++], "%lu", page_size) < 0 ||
-	    asprintf(&qemu_argv[n++], "%d", image_fd) < 0 ||
-	    asprintf(&qemu_argv[n++], "%d", program->fd) < 0)
+	if (asprintf(&loader_argv[LAUNCH_ARG_DATA_FD], "%d", data_fd) < 0 ||
+	    asprintf(&loader_argv[LAUNCH_ARG_PAGE_SIZE], "%lu", page_size) < 0 ||
+	    asprintf(&loader_argv[LAUNCH_ARG_IMAGE_FD], "%d", image_fd) < 0 ||
+	    asprintf(&loader_argv[LAUNCH_ARG_PROGRAM_FD], "%d", program->fd) < 0)
 		refuse("out of memory");
-	memcpy(qemu_argv + n, req->program_argv, req->program_argc * sizeof(char *));
+	memcpy(loader_argv + LAUNCH_ARG_PROGRAM, req->program_argv,
+	       req->program_argc * sizeof(char *));
 
 	/* Like system(): ^C and ^\ reach the program through the terminal;
 	 * signals sent to us by name are passed on.  A closed stderr must
@@ -836,9 +839,9 @@ int main(int argc, char **argv)
 	parse_arguments(argc, argv, &req);
 	read_program_header(req.program_argv[0], &program);
 
-	/* QEMU [-L SYSROOT] [LOADER DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD] PROGRAM
-	 * ARGS... NULL */
-	qemu_argv = calloc(8 + req.program_argc + 1, sizeof(char *));
+	/* QEMU [-L SYSROOT] (3 at most), [the loader's arguments before
+	 * PROGRAM], PROGRAM ARGS... NULL */
+	qemu_argv = calloc(3 + LAUNCH_ARG_PROGRAM + req.program_argc + 1, sizeof(char *));
 	if (!qemu_argv)
 		refuse("out of memory");
 	qemu_argv[n++] = (char *)find_qemu(program.target);
