@@ -19,7 +19,8 @@ LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 # to 'make install' too: launcher/installable/dirs.h (rewritten only when
 # they change) holds them.  QEMU's paths come with the targets (targets.h).
 launcher_run_defs = -DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
-launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/timekeeper.h \
+launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/launch_protocol.h \
+	$(launcher_src)/timekeeper.h \
 	$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
 	targets.h Makefile
 launcher_run_cc = $(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) \
@@ -51,16 +52,22 @@ launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
-# The loader: static, and linked well above 0x10000000 where static ET_EXEC
-# programs sit (Debian's cross toolchains have no static-pie).  The probe:
-# PIE (ET_DYN with PT_INTERP), static (ET_EXEC) and non-PIE dynamic.
+# The loader: static, with no C library (its own _start and system calls;
+# no loop turned into a call of the memset it does not have; no unwind
+# tables, nothing unwinds it), and linked well above 0x10000000 where
+# static ET_EXEC programs sit (Debian's cross toolchains have no
+# static-pie).  The probe: PIE (ET_DYN with PT_INTERP), static (ET_EXEC)
+# and non-PIE dynamic.
+LOADER_CFLAGS = -std=gnu11 -Wall -Wextra -O2 -ffreestanding -fno-stack-protector -fno-pie \
+	-fno-tree-loop-distribute-patterns -fno-asynchronous-unwind-tables -fno-unwind-tables
+LOADER_LDFLAGS = -nostdlib -static -no-pie -Wl,-Ttext-segment=0x30000000
 define launcher_rules
-launcher/$(LOADER_$(1)): $(launcher_src)/ppctime-loader.c \
+launcher/$(LOADER_$(1)): $(launcher_src)/ppctime-loader.c $(launcher_src)/launch_protocol.h \
 		$(srcdir)/vdso-kernel/include/vdso/datapage.h
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
-	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static \
-		-Wl,-Ttext-segment=0x30000000 -I$(srcdir)/vdso-kernel/include -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc $(LOADER_CFLAGS) $(LOADER_LDFLAGS) -I$(launcher_src) \
+		-I$(srcdir)/vdso-kernel/include -o $$@ $$<
 
 tests/guest/launcher-probe-$(1): $(srcdir)/tests/guest/launcher-probe.c
 	$(Q)$(MKDIR_P) $$(@D)

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppctime-loader: the part of exec a QEMU user-mode guest does not get.
- * Built as a static powerpc program per target; ppctime-run starts it as
+ * Built as a static powerpc program per target; ppctime-run starts it with
+ * the arguments of launch_protocol.h,
  *
  *	qemu-ppcXX [-L SYSROOT] ppctime-loader DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD
  *		PROGRAM [ARGS...]
@@ -12,38 +13,42 @@
  * with plain QEMU) and its interpreter, builds PROGRAM's initial stack
  * from the one QEMU built for the loader, with AT_SYSINFO_EHDR added, and
  * jumps to the entry point in the register state the kernel would give.
- * Any failure: a message on stderr and exit status 127.
+ * Any failure: a message on stderr and a LAUNCH_EXIT_* status.
+ *
+ * Freestanding, with no C library: its own _start, system calls through
+ * sc, its own message formatting, no heap.  So the guest runs no start-up
+ * code but PROGRAM's, makes no system call the job does not need, and
+ * PROGRAM's break is where QEMU put it.
  */
-#define _GNU_SOURCE
 #include <elf.h>
-#include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
-#include <link.h>
 #include <stdarg.h>
 #include <stdbool.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <stddef.h>
+#include <asm/errno.h>
+#include <asm/unistd.h>
+#include <linux/fcntl.h>
+#include <linux/fs.h>
+#include <linux/limits.h>
+#include <linux/mman.h>
 
+#include "launch_protocol.h"
 #include "vdso/datapage.h"
 
 extern const char __executable_start[];	/* from the linker */
 
-#define LOADER_FAILED	127
-/* argv[FIRST_ARG] is PROGRAM, its argv[0]. */
-#define FIRST_ARG	5
 #define MAX_PHNUM	256
 /* The program's stack starts this far below the loader's live frames. */
 #define STACK_GAP	(64 * 1024)
+#define STDERR_FD	2
 
 #if defined(__powerpc64__)
+#define ElfW(type)	Elf64_##type
+#define ELF_CLASS	ELFCLASS64
 #define ELF_MACHINE	EM_PPC64
 #else
+#define ElfW(type)	Elf32_##type
+#define ELF_CLASS	ELFCLASS32
 #define ELF_MACHINE	EM_PPC
 #endif
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -52,24 +57,258 @@ extern const char __executable_start[];	/* from the linker */
 #define ELF_BYTE_ORDER	ELFDATA2MSB
 #endif
 
-/* Errors go straight to stderr with write(): no stdio buffers, no malloc,
- * so the program's heap starts where QEMU put the break. */
-static void __attribute__((noreturn, format(printf, 1, 2)))
-fail(const char *fmt, ...)
+void __attribute__((noreturn)) loader_main(unsigned long *sp);
+
+/*
+ * The entry point.  QEMU, as Linux at exec, leaves r1 pointing at argc,
+ * argv..., NULL, envp..., NULL, auxv; on ppc64 r2 holds the TOC from the
+ * entry's descriptor (ELFv1), or r12 the entry itself to compute it from
+ * (ELFv2).  Below that, an aligned minimal frame with a null back chain
+ * for loader_main(the old r1).
+ */
+#if defined(__powerpc64__) && _CALL_ELF == 2
+__asm__(".text\n"
+	".globl _start\n"
+	".type _start,@function\n"
+	"_start:\n\t"
+	"addis 2,12,.TOC.-_start@ha\n\t"
+	"addi 2,2,.TOC.-_start@l\n\t"
+	"mr 3,1\n\t"
+	"clrrdi 1,1,4\n\t"
+	"li 0,0\n\t"
+	"stdu 0,-32(1)\n\t"
+	"bl loader_main\n\t"
+	"nop\n"
+	".size _start,.-_start");
+#elif defined(__powerpc64__)
+/* ELFv1: _start is a function descriptor, the code .L_start_code. */
+__asm__(".section .opd,\"aw\"\n"
+	".align 3\n"
+	".globl _start\n"
+	"_start:\n\t"
+	".quad .L_start_code,.TOC.@tocbase,0\n"
+	".text\n"
+	".L_start_code:\n\t"
+	"mr 3,1\n\t"
+	"clrrdi 1,1,4\n\t"
+	"li 0,0\n\t"
+	"stdu 0,-112(1)\n\t"
+	"bl loader_main\n\t"
+	"nop");
+#else
+__asm__(".text\n"
+	".globl _start\n"
+	".type _start,@function\n"
+	"_start:\n\t"
+	"mr 3,1\n\t"
+	"clrrwi 1,1,4\n\t"
+	"li 0,0\n\t"
+	"stwu 0,-16(1)\n\t"
+	"bl loader_main\n"
+	".size _start,.-_start");
+#endif
+
+/*
+ * A system call as the powerpc kernel takes it: the number in r0, the
+ * arguments in r3-r8, the result in r3, which is a positive errno when sc
+ * sets CR0[SO].  Returns the result, or -errno: see failed().
+ */
+static long syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
 {
-	char msg[PATH_MAX + 256];
-	int len = snprintf(msg, sizeof(msg), "ppctime-run: ");
+	register long r0 __asm__("r0") = nr;
+	register long r3 __asm__("r3") = a1;
+	register long r4 __asm__("r4") = a2;
+	register long r5 __asm__("r5") = a3;
+	register long r6 __asm__("r6") = a4;
+	register long r7 __asm__("r7") = a5;
+	register long r8 __asm__("r8") = a6;
+
+	__asm__ volatile("sc\n\t"
+			 "bns+ 1f\n\t"
+			 "neg %1,%1\n"
+			 "1:"
+			 : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7), "+r"(r8)
+			 :
+			 : "r9", "r10", "r11", "r12", "cr0", "ctr", "memory");
+	return r3;
+}
+
+/* Whether a system call's RESULT is -errno.  Nothing else the loader gets
+ * back lies within -4095..-1: addresses are page-aligned, counts small. */
+static bool failed(long result)
+{
+	return (unsigned long)result >= -4095UL;
+}
+
+static long sys_open(const char *path, int flags)
+{
+	return syscall6(__NR_openat, AT_FDCWD, (long)path, flags, 0, 0, 0);
+}
+
+static void sys_close(int fd)
+{
+	syscall6(__NR_close, fd, 0, 0, 0, 0, 0);
+}
+
+static long sys_pread(int fd, void *buf, unsigned long len, unsigned long offset)
+{
+#ifdef __powerpc64__
+	return syscall6(__NR_pread64, fd, (long)buf, len, offset, 0, 0);
+#else
+	/* The 64-bit offset goes in an aligned register pair, high word first. */
+	return syscall6(__NR_pread64, fd, (long)buf, len, 0, 0, offset);
+#endif
+}
+
+static long sys_file_size(int fd)
+{
+	return syscall6(__NR_lseek, fd, 0, SEEK_END, 0, 0, 0);
+}
+
+static long sys_mmap(unsigned long addr, unsigned long len, int prot, int flags,
+		     int fd, unsigned long offset)
+{
+#ifdef __powerpc64__
+	return syscall6(__NR_mmap, addr, len, prot, flags, fd, offset);
+#else
+	/* mmap2 counts the offset in 4096-byte units, whatever the page size. */
+	return syscall6(__NR_mmap2, addr, len, prot, flags, fd, offset / 4096);
+#endif
+}
+
+static void sys_munmap(unsigned long addr, unsigned long len)
+{
+	syscall6(__NR_munmap, addr, len, 0, 0, 0, 0);
+}
+
+static long sys_mprotect(unsigned long addr, unsigned long len, int prot)
+{
+	return syscall6(__NR_mprotect, addr, len, prot, 0, 0, 0);
+}
+
+static void __attribute__((noreturn)) sys_exit(int status)
+{
+	syscall6(__NR_exit_group, status, 0, 0, 0, 0, 0);
+	__builtin_unreachable();
+}
+
+/* strerror's words for what the loader's system calls can fail with. */
+static const char *error_text(long error)
+{
+	static const struct {
+		int number;
+		const char *text;
+	} texts[] = {
+		{ EPERM, "Operation not permitted" },
+		{ ENOENT, "No such file or directory" },
+		{ EIO, "Input/output error" },
+		{ EBADF, "Bad file descriptor" },
+		{ ENOMEM, "Cannot allocate memory" },
+		{ EACCES, "Permission denied" },
+		{ EEXIST, "File exists" },
+		{ ENODEV, "No such device" },
+		{ ENOTDIR, "Not a directory" },
+		{ EISDIR, "Is a directory" },
+		{ EINVAL, "Invalid argument" },
+		{ EMFILE, "Too many open files" },
+		{ ENAMETOOLONG, "File name too long" },
+		{ ELOOP, "Too many levels of symbolic links" },
+	};
+
+	for (size_t i = 0; i < sizeof(texts) / sizeof(texts[0]); i++)
+		if (texts[i].number == error)
+			return texts[i].text;
+	return "Unknown error";
+}
+
+/* A message being put together, cut short at the end of buf. */
+struct text {
+	char buf[PATH_MAX + 256];
+	size_t len;
+};
+
+static void put_char(struct text *t, char c)
+{
+	if (t->len < sizeof(t->buf))
+		t->buf[t->len++] = c;
+}
+
+static void put_string(struct text *t, const char *s)
+{
+	while (*s)
+		put_char(t, *s++);
+}
+
+static void put_number(struct text *t, unsigned long value, unsigned base)
+{
+	char digits[3 * sizeof(value)];
+	int n = 0;
+
+	do
+		digits[n++] = "0123456789abcdef"[value % base];
+	while (value /= base);
+	while (n)
+		put_char(t, digits[--n]);
+}
+
+/* The printf subset the messages use: %s, %d, %u and %x, the last two
+ * with l, and %#x with 0x. */
+static void put_format(struct text *t, const char *fmt, va_list ap)
+{
+	for (; *fmt; fmt++) {
+		bool alternate = false, is_long = false;
+		unsigned long value;
+		long number;
+
+		if (*fmt != '%') {
+			put_char(t, *fmt);
+			continue;
+		}
+		if (*++fmt == '#')
+			alternate = true, fmt++;
+		if (*fmt == 'l')
+			is_long = true, fmt++;
+		switch (*fmt) {
+		case 's':
+			put_string(t, va_arg(ap, const char *));
+			break;
+		case 'd':
+			number = va_arg(ap, int);
+			if (number < 0)
+				put_char(t, '-');
+			put_number(t, number < 0 ? 0UL - number : (unsigned long)number, 10);
+			break;
+		case 'u':
+		case 'x':
+			value = is_long ? va_arg(ap, unsigned long) : va_arg(ap, unsigned);
+			if (alternate)
+				put_string(t, "0x");
+			put_number(t, value, *fmt == 'u' ? 10 : 16);
+			break;
+		default:
+			put_char(t, *fmt);
+			break;
+		}
+	}
+}
+
+/* Errors go straight to stderr, in one write. */
+static void __attribute__((noreturn, format(printf, 2, 3)))
+fail(int status, const char *fmt, ...)
+{
+	struct text msg;
 	va_list ap;
 
+	msg.len = 0;
+	put_string(&msg, "ppctime-run: ");
 	va_start(ap, fmt);
-	len += vsnprintf(msg + len, sizeof(msg) - len, fmt, ap);
+	put_format(&msg, fmt, ap);
 	va_end(ap);
-	if (len > (int)sizeof(msg) - 2)
-		len = sizeof(msg) - 2;
-	msg[len++] = '\n';
-	if (write(STDERR_FILENO, msg, len) < 0)
-		_exit(LOADER_FAILED);
-	_exit(LOADER_FAILED);
+	if (msg.len == sizeof(msg.buf))
+		msg.len--;
+	msg.buf[msg.len++] = '\n';
+	syscall6(__NR_write, STDERR_FD, (long)msg.buf, msg.len, 0, 0, 0);
+	sys_exit(status);
 }
 
 static unsigned long page_down(unsigned long addr, unsigned long page)
@@ -82,72 +321,85 @@ static unsigned long page_up(unsigned long addr, unsigned long page)
 	return (addr + page - 1) & ~(page - 1);
 }
 
+/* A number of the protocol, in decimal. */
 static unsigned long parse_number(const char *arg, const char *what)
 {
-	char *end;
-	unsigned long value;
+	unsigned long value = 0;
 
-	errno = 0;
-	value = strtoul(arg, &end, 0);
-	if (errno || end == arg || *end)
-		fail("loader: bad %s '%s'", what, arg);
+	for (const char *p = arg; *p; p++) {
+		if (*p < '0' || *p > '9' || value > (ULONG_MAX - (*p - '0')) / 10)
+			fail(LAUNCH_EXIT_ERROR, "loader: bad %s '%s'", what, arg);
+		value = value * 10 + (*p - '0');
+	}
+	if (!*arg)
+		fail(LAUNCH_EXIT_ERROR, "loader: no %s", what);
 	return value;
 }
 
-static void read_at(int fd, void *buf, size_t len, off_t offset, const char *path)
+/* Each helper below fails with STATUS, naming WHAT or PATH. */
+static void read_at(int fd, void *buf, unsigned long len, unsigned long offset,
+		    const char *path, int status)
 {
-	ssize_t got = pread(fd, buf, len, offset);
+	long got = sys_pread(fd, buf, len, offset);
 
-	if (got < 0)
-		fail("cannot read %s: %s", path, strerror(errno));
-	if ((size_t)got != len)
-		fail("%s: truncated (%zu bytes at offset %lld are missing)",
-		     path, len - (size_t)got, (long long)offset + got);
+	if (failed(got))
+		fail(status, "cannot read %s: %s", path, error_text(-got));
+	if ((unsigned long)got != len)
+		fail(status, "%s: truncated (%lu bytes at offset %lu are missing)",
+		     path, len - got, offset + got);
 }
 
 /* Reserve LEN bytes aligned to ALIGN anywhere the system likes. */
-static unsigned long reserve_anywhere(unsigned long len, unsigned long align, const char *what)
+static unsigned long reserve_anywhere(unsigned long len, unsigned long align,
+				      const char *what, int status)
 {
-	char *area = mmap(NULL, len + align, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	long area = sys_mmap(0, len + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	unsigned long start, aligned;
 
-	if (area == MAP_FAILED)
-		fail("no room for %s (%lu bytes): %s", what, len, strerror(errno));
-	start = (unsigned long)area;
+	if (failed(area))
+		fail(status, "no room for %s (%lu bytes): %s", what, len, error_text(-area));
+	start = area;
 	aligned = page_up(start, align);
 	if (aligned > start)
-		munmap(area, aligned - start);
+		sys_munmap(start, aligned - start);
 	if (start + align > aligned)
-		munmap((void *)(aligned + len), start + align - aligned);
+		sys_munmap(aligned + len, start + align - aligned);
 	return aligned;
 }
 
-/* Map the whole of [ADDR, ADDR + LEN) or fail: QEMU 7.2 takes
- * MAP_FIXED_NOREPLACE as a hint, so the address returned is compared. */
-static void reserve_at(unsigned long addr, unsigned long len, const char *what)
+/* Map the whole of [ADDR, ADDR + LEN) for PROGRAM or its interpreter, or
+ * fail: QEMU 7.2 takes MAP_FIXED_NOREPLACE as a hint, so the address
+ * returned is compared. */
+static void reserve_at(unsigned long addr, unsigned long len, const char *path)
 {
-	void *area = mmap((void *)addr, len, PROT_NONE,
-			  MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	long area = sys_mmap(addr, len, PROT_NONE,
+			     MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
 
-	if (area == MAP_FAILED)
-		fail("cannot map %s at %#lx-%#lx: %s", what, addr, addr + len,
-		     strerror(errno));
+	if (failed(area))
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE, "cannot map %s at %#lx-%#lx: %s",
+		     path, addr, addr + len, error_text(-area));
 	if ((unsigned long)area != addr) {
-		munmap(area, len);
-		fail("cannot map %s at %#lx-%#lx: the range is in use "
-		     "(the loader starts at %p)", what, addr, addr + len,
-		     (void *)__executable_start);
+		sys_munmap(area, len);
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE, "cannot map %s at %#lx-%#lx: the range "
+		     "is in use (the loader starts at %#lx)", path, addr, addr + len,
+		     (unsigned long)__executable_start);
 	}
 }
 
 static void map_fixed(unsigned long addr, unsigned long len, int prot, int flags,
-		      int fd, off_t offset, const char *what)
+		      int fd, unsigned long offset, const char *what, int status)
 {
-	void *area = mmap((void *)addr, len, prot, flags | MAP_FIXED, fd, offset);
+	long area = sys_mmap(addr, len, prot, flags | MAP_FIXED, fd, offset);
 
-	if (area == MAP_FAILED)
-		fail("cannot map %s at %#lx: %s", what, addr, strerror(errno));
+	if (failed(area))
+		fail(status, "cannot map %s at %#lx: %s", what, addr, error_text(-area));
+}
+
+/* The loader's memset, for the .bss tail of a file page. */
+static void zero(unsigned long start, unsigned long end)
+{
+	for (char *p = (char *)start; p < (char *)end; p++)
+		*p = 0;
 }
 
 static int segment_prot(const ElfW(Phdr) *ph)
@@ -170,18 +422,20 @@ struct loaded_object {
 
 static void check_elf_header(const ElfW(Ehdr) *eh, const char *path)
 {
-	if (memcmp(eh->e_ident, ELFMAG, SELFMAG))
-		fail("%s: not an ELF file", path);
-	if (eh->e_ident[EI_CLASS] != (sizeof(long) == 8 ? ELFCLASS64 : ELFCLASS32) ||
+	if (eh->e_ident[EI_MAG0] != ELFMAG0 || eh->e_ident[EI_MAG1] != ELFMAG1 ||
+	    eh->e_ident[EI_MAG2] != ELFMAG2 || eh->e_ident[EI_MAG3] != ELFMAG3)
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE, "%s: not an ELF file", path);
+	if (eh->e_ident[EI_CLASS] != ELF_CLASS ||
 	    eh->e_ident[EI_DATA] != ELF_BYTE_ORDER || eh->e_machine != ELF_MACHINE)
-		fail("%s: ELF class, byte order or machine differs from the loader's",
-		     path);
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE,
+		     "%s: ELF class, byte order or machine differs from the loader's", path);
 	if (eh->e_type != ET_EXEC && eh->e_type != ET_DYN)
-		fail("%s: not an executable or shared object (e_type %u)", path,
-		     eh->e_type);
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE,
+		     "%s: not an executable or shared object (e_type %u)", path, eh->e_type);
 	if (eh->e_phentsize != sizeof(ElfW(Phdr)) || eh->e_phnum == 0 ||
 	    eh->e_phnum > MAX_PHNUM)
-		fail("%s: bad program header table (%u entries of %u bytes)", path,
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE,
+		     "%s: bad program header table (%u entries of %u bytes)", path,
 		     eh->e_phnum, eh->e_phentsize);
 }
 
@@ -195,9 +449,10 @@ static void load_object(int fd, const char *path, unsigned long page,
 	ElfW(Phdr) phdrs[MAX_PHNUM];
 	unsigned long lo = ULONG_MAX, hi = 0, align = page;
 
-	read_at(fd, &eh, sizeof(eh), 0, path);
+	read_at(fd, &eh, sizeof(eh), 0, path, LAUNCH_EXIT_CANNOT_EXECUTE);
 	check_elf_header(&eh, path);
-	read_at(fd, phdrs, eh.e_phnum * sizeof(phdrs[0]), eh.e_phoff, path);
+	read_at(fd, phdrs, eh.e_phnum * sizeof(phdrs[0]), eh.e_phoff, path,
+		LAUNCH_EXIT_CANNOT_EXECUTE);
 
 	obj->interp[0] = '\0';
 	obj->phdr = 0;
@@ -206,15 +461,17 @@ static void load_object(int fd, const char *path, unsigned long page,
 
 		if (ph->p_type == PT_INTERP) {
 			if (ph->p_filesz < 2 || ph->p_filesz > sizeof(obj->interp))
-				fail("%s: bad PT_INTERP", path);
-			read_at(fd, obj->interp, ph->p_filesz, ph->p_offset, path);
+				fail(LAUNCH_EXIT_CANNOT_EXECUTE, "%s: bad PT_INTERP", path);
+			read_at(fd, obj->interp, ph->p_filesz, ph->p_offset, path,
+				LAUNCH_EXIT_CANNOT_EXECUTE);
 			if (obj->interp[ph->p_filesz - 1] != '\0')
-				fail("%s: PT_INTERP is not a string", path);
+				fail(LAUNCH_EXIT_CANNOT_EXECUTE, "%s: PT_INTERP is not a string", path);
 		}
 		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
 			continue;
 		if ((ph->p_vaddr - ph->p_offset) % page || ph->p_filesz > ph->p_memsz)
-			fail("%s: PT_LOAD at %#lx cannot be mapped with %lu-byte pages",
+			fail(LAUNCH_EXIT_CANNOT_EXECUTE, "%s: PT_LOAD at %#lx cannot be mapped with "
+			     "%lu-byte pages",
 			     path, (unsigned long)ph->p_vaddr, page);
 		if (ph->p_vaddr < lo)
 			lo = ph->p_vaddr;
@@ -224,14 +481,14 @@ static void load_object(int fd, const char *path, unsigned long page,
 			align = ph->p_align;
 	}
 	if (hi == 0)
-		fail("%s: no loadable segment", path);
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE, "%s: no loadable segment", path);
 	lo = page_down(lo, page);
 	hi = page_up(hi, page);
 	if (eh.e_type == ET_EXEC) {
 		reserve_at(lo, hi - lo, path);
 		obj->bias = 0;
 	} else {
-		obj->bias = reserve_anywhere(hi - lo, align, path) - lo;
+		obj->bias = reserve_anywhere(hi - lo, align, path, LAUNCH_EXIT_CANNOT_EXECUTE) - lo;
 	}
 
 	for (int i = 0; i < eh.e_phnum; i++) {
@@ -247,25 +504,27 @@ static void load_object(int fd, const char *path, unsigned long page,
 		mem_end = page_up(obj->bias + ph->p_vaddr + ph->p_memsz, page);
 		if (ph->p_filesz)
 			map_fixed(start, file_end - start, segment_prot(ph), MAP_PRIVATE,
-				  fd, page_down(ph->p_offset, page), path);
+				  fd, page_down(ph->p_offset, page), path, LAUNCH_EXIT_CANNOT_EXECUTE);
 		/* .bss: the rest of the last file page, then anonymous pages. */
 		if (ph->p_memsz > ph->p_filesz && (ph->p_flags & PF_W) &&
 		    page_up(file_end, page) > file_end)
-			memset((void *)file_end, 0, page_up(file_end, page) - file_end);
+			zero(file_end, page_up(file_end, page));
 		if (mem_end > page_up(file_end, page))
 			map_fixed(page_up(file_end, page), mem_end - page_up(file_end, page),
-				  segment_prot(ph), MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, path);
+				  segment_prot(ph), MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, path,
+				  LAUNCH_EXIT_CANNOT_EXECUTE);
 		/* Without PT_PHDR the headers are wherever the file has them. */
 		if (!obj->phdr && eh.e_phoff >= ph->p_offset &&
 		    eh.e_phoff + eh.e_phnum * sizeof(ElfW(Phdr)) <= ph->p_offset + ph->p_filesz)
 			obj->phdr = obj->bias + ph->p_vaddr + (eh.e_phoff - ph->p_offset);
 	}
 	if (!obj->phdr)
-		fail("%s: its program headers are not in a loaded segment", path);
+		fail(LAUNCH_EXIT_CANNOT_EXECUTE,
+		     "%s: its program headers are not in a loaded segment", path);
 	obj->phnum = eh.e_phnum;
 	obj->entry = obj->bias + eh.e_entry;
 	obj->elfv2 = (eh.e_flags & EF_PPC64_ABI) == 2;
-	close(fd);
+	sys_close(fd);
 }
 
 /* [VDSO_NR_PAGES data pages][image], together at an address the system
@@ -274,20 +533,24 @@ static unsigned long map_vdso(int data_fd, unsigned long page, int image_fd)
 {
 	const char *image = "the vDSO image";
 	unsigned long data_len = VDSO_NR_PAGES * page, image_len, base;
-	struct stat st;
+	long size = sys_file_size(image_fd), error;
 
-	if (fstat(image_fd, &st) < 0)
-		fail("loader: vDSO image descriptor %d: %s", image_fd, strerror(errno));
-	image_len = page_up(st.st_size, page);
-	base = reserve_anywhere(data_len + image_len, page, image);
-	map_fixed(base, data_len, PROT_READ, MAP_SHARED, data_fd, 0, "the vDSO data pages");
+	if (failed(size))
+		fail(LAUNCH_EXIT_ERROR, "loader: vDSO image descriptor %d: %s", image_fd,
+		     error_text(-size));
+	image_len = page_up(size, page);
+	base = reserve_anywhere(data_len + image_len, page, image, LAUNCH_EXIT_ERROR);
+	map_fixed(base, data_len, PROT_READ, MAP_SHARED, data_fd, 0, "the vDSO data pages",
+		  LAUNCH_EXIT_ERROR);
 	map_fixed(base + data_len, image_len, PROT_READ | PROT_WRITE,
-		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, image);
-	read_at(image_fd, (void *)(base + data_len), st.st_size, 0, image);
-	if (mprotect((void *)(base + data_len), image_len, PROT_READ | PROT_EXEC) < 0)
-		fail("cannot make the vDSO image executable: %s", strerror(errno));
-	close(data_fd);
-	close(image_fd);
+		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, image, LAUNCH_EXIT_ERROR);
+	read_at(image_fd, (void *)(base + data_len), size, 0, image, LAUNCH_EXIT_ERROR);
+	error = sys_mprotect(base + data_len, image_len, PROT_READ | PROT_EXEC);
+	if (failed(error))
+		fail(LAUNCH_EXIT_ERROR, "cannot make the vDSO image executable: %s",
+		     error_text(-error));
+	sys_close(data_fd);
+	sys_close(image_fd);
 	return base + data_len;
 }
 
@@ -340,18 +603,22 @@ enter(unsigned long *sp, unsigned long entry, unsigned long bias, bool elfv2)
 	__builtin_unreachable();
 }
 
-int main(int argc, char **argv, char **envp)
+/* From _start: SP is where QEMU left r1, at argc. */
+void loader_main(unsigned long *sp)
 {
+	long argc = sp[0];
+	char **argv = (char **)(sp + 1), **envp = argv + argc + 1, **env_end;
+	const char *program_path;
 	struct loaded_object program, interp;
 	const struct loaded_object *entered = &program;
-	unsigned long page = 0, data_page, vdso, words, *sp, *out;
+	unsigned long page = 0, data_page, vdso, words, *out;
 	ElfW(auxv_t) *auxv;
-	char **env_end;
 	size_t nauxv;
 
-	if (argc < FIRST_ARG + 1)
-		fail("loader: usage: ppctime-loader DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD "
-		     "PROGRAM [ARGS...] (started by ppctime-run, not by hand)");
+	if (argc <= LAUNCH_ARG_PROGRAM)
+		fail(LAUNCH_EXIT_ERROR, "loader: usage: ppctime-loader " LAUNCH_USAGE
+		     " (started by ppctime-run, not by hand)");
+	program_path = argv[LAUNCH_ARG_PROGRAM];
 	for (env_end = envp; *env_end; env_end++)
 		;
 	auxv = (ElfW(auxv_t) *)(env_end + 1);
@@ -359,36 +626,41 @@ int main(int argc, char **argv, char **envp)
 		if (auxv[nauxv].a_type == AT_PAGESZ)
 			page = auxv[nauxv].a_un.a_val;
 	if (!page || page & (page - 1))
-		fail("loader: QEMU gave no usable AT_PAGESZ");
+		fail(LAUNCH_EXIT_ERROR, "loader: QEMU gave no usable AT_PAGESZ");
 
 	/* The kernel's order: program, interpreter, vDSO. */
-	load_object(parse_number(argv[4], "program descriptor"), argv[FIRST_ARG], page,
-		    &program);
+	load_object(parse_number(argv[LAUNCH_ARG_PROGRAM_FD], "program descriptor"),
+		    program_path, page, &program);
 	if (program.interp[0]) {
 		/* Through QEMU's -L prefix, as the kernel's open would be. */
-		int fd = open(program.interp, O_RDONLY | O_CLOEXEC);
+		long fd = sys_open(program.interp, O_RDONLY | O_CLOEXEC);
 
-		if (fd < 0)
-			fail("cannot open %s: %s", program.interp, strerror(errno));
+		if (failed(fd))
+			fail(fd == -ENOENT ? LAUNCH_EXIT_NOT_FOUND : LAUNCH_EXIT_CANNOT_EXECUTE,
+			     "cannot open %s: %s", program.interp, error_text(-fd));
 		load_object(fd, program.interp, page, &interp);
 		if (interp.interp[0])
-			fail("%s: the interpreter %s has an interpreter itself",
-			     argv[FIRST_ARG], program.interp);
+			fail(LAUNCH_EXIT_CANNOT_EXECUTE,
+			     "%s: the interpreter %s has an interpreter itself",
+			     program_path, program.interp);
 		entered = &interp;
 	}
-	data_page = parse_number(argv[2], "page size");
+	data_page = parse_number(argv[LAUNCH_ARG_PAGE_SIZE], "page size");
 	if (!data_page || data_page & (data_page - 1) || data_page < page)
-		fail("loader: page size %lu is not a power of two >= %lu", data_page, page);
-	vdso = map_vdso(parse_number(argv[1], "data descriptor"), data_page,
-			parse_number(argv[3], "image descriptor"));
+		fail(LAUNCH_EXIT_ERROR, "loader: page size %lu is not a power of two >= %lu",
+		     data_page, page);
+	vdso = map_vdso(parse_number(argv[LAUNCH_ARG_DATA_FD], "data descriptor"), data_page,
+			parse_number(argv[LAUNCH_ARG_IMAGE_FD], "image descriptor"));
 
-	/* argc, argv[FIRST_ARG..], NULL, envp, NULL, auxv (ours first), AT_NULL. */
-	words = 1 + (argc - FIRST_ARG + 1) + (env_end - envp + 1) + 2 * (nauxv + 7 + 1);
+	/* argc, argv[LAUNCH_ARG_PROGRAM..], NULL, envp, NULL, auxv (ours first),
+	 * AT_NULL. */
+	words = 1 + (argc - LAUNCH_ARG_PROGRAM + 1) + (env_end - envp + 1) +
+		2 * (nauxv + 7 + 1);
 	sp = (unsigned long *)(((unsigned long)__builtin_frame_address(0) - STACK_GAP -
 				words * sizeof(long)) & ~15UL);
 	out = sp;
-	*out++ = argc - FIRST_ARG;
-	for (int i = FIRST_ARG; i <= argc; i++)
+	*out++ = argc - LAUNCH_ARG_PROGRAM;
+	for (long i = LAUNCH_ARG_PROGRAM; i <= argc; i++)
 		*out++ = (unsigned long)argv[i];
 	for (char **e = envp; e <= env_end; e++)
 		*out++ = (unsigned long)*e;
@@ -399,7 +671,7 @@ int main(int argc, char **argv, char **envp)
 	AUX(AT_PHNUM, program.phnum);
 	AUX(AT_BASE, program.interp[0] ? interp.bias : 0);
 	AUX(AT_ENTRY, program.entry);
-	AUX(AT_EXECFN, (unsigned long)argv[FIRST_ARG]);
+	AUX(AT_EXECFN, (unsigned long)program_path);
 	for (size_t i = 0; i < nauxv; i++)
 		if (!replaced_by_loader(auxv[i].a_type))
 			AUX(auxv[i].a_type, auxv[i].a_un.a_val);

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "vdso/datapage.h"
+#include "launch_protocol.h"
 #include "targets.h"
 #include "timekeeper.h"
 #include "vdso_image.h"
@@ -49,15 +50,6 @@
 #define PPCTIME_STRING_(x) #x
 #define PPCTIME_STRING(x) PPCTIME_STRING_(x)
 
-/*
- * Exit statuses as env, chroot and timeout use them, so a harness tells
- * ppctime-run's failures from PROGRAM's own statuses.  The guest loader
- * ends with the same three.  (To move to launcher/launch_protocol.h, the
- * loader's and ppctime-run's shared header, once it exists.)
- */
-#define EXIT_LAUNCHER_FAILED	125	/* ppctime-run's own error */
-#define EXIT_CANNOT_EXECUTE	126	/* PROGRAM found, but not a program it can run */
-#define EXIT_NOT_FOUND		127	/* no PROGRAM */
 /*
  * The timekeeper updates every period (1 ms by default).  Stopped
  * (SIGSTOP, a tracer) it counts as stalled once its update count has stayed
@@ -146,13 +138,13 @@ refuse_with(int status, const char *fmt, ...)
 	exit(status);
 }
 /* Most refusals are ppctime-run's own failures; PROGRAM's say which. */
-#define refuse(...) refuse_with(EXIT_LAUNCHER_FAILED, __VA_ARGS__)
-#define refuse_program(...) refuse_with(EXIT_CANNOT_EXECUTE, __VA_ARGS__)
+#define refuse(...) refuse_with(LAUNCH_EXIT_ERROR, __VA_ARGS__)
+#define refuse_program(...) refuse_with(LAUNCH_EXIT_CANNOT_EXECUTE, __VA_ARGS__)
 
 static void __attribute__((noreturn)) usage_error(const char *what)
 {
 	fprintf(stderr, "ppctime-run: %s\nTry 'ppctime-run --help'.\n", what);
-	exit(EXIT_LAUNCHER_FAILED);
+	exit(LAUNCH_EXIT_ERROR);
 }
 
 /* What ppctime-run needs to know about PROGRAM before starting it. */
@@ -206,7 +198,7 @@ static void read_program_header(const char *path, struct program_info *info)
 
 	/* As env: only a missing file is "not found". */
 	if (fd < 0)
-		refuse_with(errno == ENOENT ? EXIT_NOT_FOUND : EXIT_CANNOT_EXECUTE,
+		refuse_with(errno == ENOENT ? LAUNCH_EXIT_NOT_FOUND : LAUNCH_EXIT_CANNOT_EXECUTE,
 			    "cannot open %s: %s", path, strerror(errno));
 	check_executable(fd, path);
 	if (pread(fd, eh, sizeof(eh), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
@@ -528,14 +520,14 @@ static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
 	/* Without us no one would keep its clocks current: it goes too. */
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != watchdog)
-		_exit(EXIT_LAUNCHER_FAILED);
+		_exit(LAUNCH_EXIT_ERROR);
 	sigaction(SIGINT, &sigs->intr, NULL);
 	sigaction(SIGQUIT, &sigs->quit, NULL);
 	sigaction(SIGPIPE, &sigs->pipe, NULL);
 	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
 	execv(qemu_argv[0], qemu_argv);
 	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", qemu_argv[0], strerror(errno));
-	_exit(EXIT_LAUNCHER_FAILED);
+	_exit(LAUNCH_EXIT_ERROR);
 }
 
 /* End the way the program ended: same status, or death by the same
@@ -766,6 +758,7 @@ static void __attribute__((noreturn))
 run_with_vdso(const struct program_info *program, struct request *req,
 	      char **qemu_argv, int n)
 {
+	char **loader_argv = qemu_argv + n;	/* launch_protocol.h */
 	const struct target *t = program->target;
 	const char *image_path = req->image_path;
 	unsigned long page_size;
@@ -782,7 +775,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (!image_path)
 		image_path = find_support_file(IMAGE_DIR, t->image);
 	page_size = check_image(image_path, t, req->page_size, &image);
-	qemu_argv[n++] = find_support_file(LOADER_DIR, t->loader);
+	loader_argv[LAUNCH_ARG_LOADER] = find_support_file(LOADER_DIR, t->loader);
 
 	pages = create_data_pages(page_size, &data_fd);
 	image_fd = image_memfd(&image);
@@ -802,12 +795,13 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	/* The loader maps the very file checked here, whatever -L says. */
 	if (fcntl(program->fd, F_SETFD, 0) < 0)
 		refuse("fcntl: %s", strerror(errno));
-	if (asprintf(&qemu_argv[n++], "%d", data_fd) < 0 ||
-	    asprintf(&qemu_argv[n++], "%lu", page_size) < 0 ||
-	    asprintf(&qemu_argv[n++], "%d", image_fd) < 0 ||
-	    asprintf(&qemu_argv[n++], "%d", program->fd) < 0)
+	if (asprintf(&loader_argv[LAUNCH_ARG_DATA_FD], "%d", data_fd) < 0 ||
+	    asprintf(&loader_argv[LAUNCH_ARG_PAGE_SIZE], "%lu", page_size) < 0 ||
+	    asprintf(&loader_argv[LAUNCH_ARG_IMAGE_FD], "%d", image_fd) < 0 ||
+	    asprintf(&loader_argv[LAUNCH_ARG_PROGRAM_FD], "%d", program->fd) < 0)
 		refuse("out of memory");
-	memcpy(qemu_argv + n, req->program_argv, req->program_argc * sizeof(char *));
+	memcpy(loader_argv + LAUNCH_ARG_PROGRAM, req->program_argv,
+	       req->program_argc * sizeof(char *));
 
 	/* Like system(): ^C and ^\ reach the program through the terminal;
 	 * signals sent to us by name are passed on.  A closed stderr must
@@ -860,9 +854,9 @@ int main(int argc, char **argv)
 	parse_arguments(argc, argv, &req);
 	read_program_header(req.program_argv[0], &program);
 
-	/* QEMU [-L SYSROOT] [LOADER DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD] PROGRAM
-	 * ARGS... NULL */
-	qemu_argv = calloc(8 + req.program_argc + 1, sizeof(char *));
+	/* QEMU [-L SYSROOT] (3 at most), [the loader's arguments before
+	 * PROGRAM], PROGRAM ARGS... NULL */
+	qemu_argv = calloc(3 + LAUNCH_ARG_PROGRAM + req.program_argc + 1, sizeof(char *));
 	if (!qemu_argv)
 		refuse("out of memory");
 	qemu_argv[n++] = (char *)find_qemu(program.target);

@@ -5,7 +5,9 @@
 # everything else about running a program is plain QEMU's; bad images,
 # page sizes, dates and programs are refused; a dead or stalled timekeeper
 # turns into system calls, also for daemons that outlive the launch; no
-# one else reaches the data page.  Guest side: tests/guest/launcher-probe.c.
+# one else reaches the data page; the guest loader has no C library, makes
+# only the system calls its job needs, and fails with env's statuses (125,
+# 126, 127).  Guest side: tests/guest/launcher-probe.c.
 # Protocol: README.md.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
@@ -339,6 +341,141 @@ check_not_executable() { # NAME PROBE
 	fi
 }
 
+# The loader needs no C library: static, no dynamic section, no
+# interpreter, nothing left undefined, no libc start-up.
+check_loader_freestanding() { # NAME TARGET
+	cross=$(eval echo "\$CROSS_$2")
+	loader=$top_builddir/launcher/$(eval echo "\$LOADER_$2")
+	if ! "${cross}readelf" -lW "$loader" >"$work/out" 2>"$work/err" ||
+	   ! "${cross}nm" "$loader" >"$work/symbols" 2>>"$work/err"; then
+		fail "$1" "${cross}readelf or ${cross}nm failed on $loader"; show
+	elif has ' DYNAMIC \| INTERP ' out; then
+		fail "$1" "it has a dynamic section or an interpreter"; show
+	elif grep ' U \|__libc_start_main' "$work/symbols" >"$work/out"; then
+		fail "$1" "undefined or C library symbols:"; show
+	else
+		pass "$1 ($("${cross}size" "$loader" | awk 'NR == 2 { print $1 }') bytes of text)"
+	fi
+}
+
+# The system calls QEMU_STRACE shows for "PROBE exit 0" run with OPTIONS.
+strace_lines() { # [OPTIONS] PROBE
+	QEMU_STRACE=1 "$run" "$@" exit 0 2>&1 >/dev/null </dev/null | grep -c '^[0-9][0-9]* '
+}
+
+# The most system calls the loader's job takes (ppctime-loader.c): per
+# OBJECT (PROGRAM, its interpreter) open it, read its ELF header, program
+# headers and PT_INTERP, reserve its range (a map, two trims), map each
+# PT_LOAD's file pages and its .bss, close it; for the vDSO, get the image's
+# size, reserve (a map, two trims), map the data pages and the image's
+# pages, read the image in, make it executable, close both descriptors.
+loader_syscall_bound() { # CROSS OBJECT...
+	cross=$1
+	shift
+	bound=10
+	for object in "$@"; do
+		loads=$("${cross}readelf" -lW "$object" | grep -c '^ *LOAD ')
+		bound=$((bound + 8 + 2 * loads))
+	done
+}
+
+# PROGRAM's PT_INTERP, or nothing.
+interpreter_of() { # CROSS PROGRAM
+	"${1}readelf" -lW "$2" | sed -n 's/.*program interpreter: \(.*\)]$/\1/p'
+}
+
+# A file that is not an ELF program, and longer than an ELF header.
+write_script() { # FILE
+	printf '#!/bin/sh\n# %s\n' "a shell script is no ELF program, whatever its name" >"$1"
+}
+
+# The loader's start-up is its job alone: what a run with the vDSO makes
+# beyond plain QEMU's run of the same program stays within that bound.
+check_loader_syscalls() { # NAME TARGET PROBE
+	cross=$(eval echo "\$CROSS_$2")
+	interp=$(interpreter_of "$cross" "$3")
+	loader_syscall_bound "$cross" "$3" ${interp:+"/usr/$(eval echo "\$TRIPLET_$2")$interp"}
+	with=$(strace_lines "$3") without=$(strace_lines --no-vdso "$3")
+	calls=$((with - without))
+	if [ "$without" -lt 2 ]; then
+		fail "$1" "QEMU_STRACE shows $without system calls for plain QEMU: is -strace working?"
+	elif [ "$calls" -le 0 ] || [ "$calls" -gt "$bound" ]; then
+		fail "$1" "$calls system calls before PROGRAM's, its job takes at most $bound"
+		echo "    $with with the loader, $without under plain QEMU"
+	else
+		pass "$1 ($calls system calls before PROGRAM's, at most $bound)"
+	fi
+}
+
+# The loader's failures, in env's terms: 127 PROGRAM's interpreter is not
+# there (sysroot-T), 126 it is there but is no program, 125 the launch
+# itself failed.
+check_bad_interpreter() { # NAME TARGET PROBE
+	interp=$(interpreter_of "$(eval echo "\$CROSS_$2")" "$3")
+	mkdir -p "$work/text-sysroot/${interp%/*}"
+	write_script "$work/text-sysroot/$interp"
+	launch --sysroot="$work/text-sysroot" "$3" echo ran
+	if [ "$status" -ne 126 ] || [ -s "$work/out" ] || ! has 'not an ELF file' err; then
+		fail "$1" "an interpreter that is a text file: status $status, expected 126"; show
+	else
+		pass "$1 ($(head -n 1 "$work/err"))"
+	fi
+}
+
+# The loader run by hand under QEMU, as ppctime-run runs it.
+run_loader() { # TARGET ARGS...
+	qemu=$(eval echo "\$QEMU_$1")
+	loader=$top_builddir/launcher/$(eval echo "\$LOADER_$1")
+	shift
+	"$qemu" "$loader" "$@" >"$work/out" 2>"$work/err" </dev/null
+	status=$?
+}
+
+# The loader's arguments before PROGRAM, in the order its usage names them
+# (launch_protocol.h), into $args.
+loader_args() { # TARGET DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD
+	run_loader "$1"
+	args=
+	for name in $(sed -n 's/.*usage: ppctime-loader \(.*\) PROGRAM .*/\1/p' "$work/err"); do
+		case $name in
+		DATA_FD) args="$args $2" ;;
+		PAGE_SIZE) args="$args $3" ;;
+		IMAGE_FD) args="$args $4" ;;
+		PROGRAM_FD) args="$args $5" ;;
+		*) args="$args unknown-argument-$name" ;;
+		esac
+	done
+}
+
+check_loader_status() { # NAME EXPECTED MESSAGE TARGET ARGS...
+	name=$1 expected=$2 message=$3
+	shift 3
+	run_loader "$@"
+	if [ "$status" -ne "$expected" ] || [ -s "$work/out" ] || ! has "$message" err; then
+		fail "$name" "status $status, expected $expected and '$message'"; show
+	else
+		pass "$name ($(head -n 1 "$work/err"))"
+	fi
+}
+
+# PROGRAM open as descriptor 3; descriptor 9, closed, for the vDSO's.
+check_loader_failures() { # TARGET STATIC_PROBE
+	page=$(eval echo "\$PAGE_SIZE_$1")
+	check_loader_status "loader-usage-$1" 125 'usage: ppctime-loader' "$1"
+	loader_args "$1" 9 "$page" 9 x
+	# shellcheck disable=SC2086
+	check_loader_status "loader-bad-argument-$1" 125 'bad program descriptor' \
+		"$1" $args "$2" 3<"$2" 9<&-
+	loader_args "$1" 9 "$page" 9 3
+	# shellcheck disable=SC2086
+	check_loader_status "loader-no-vdso-$1" 125 'vDSO image descriptor 9' \
+		"$1" $args "$2" 3<"$2" 9<&-
+	write_script "$work/script"
+	# shellcheck disable=SC2086
+	check_loader_status "loader-not-elf-$1" 126 'not an ELF file' \
+		"$1" $args "$work/script" 3<"$work/script" 9<&-
+}
+
 # stderr a closed pipe: the notice of the timekeeper's death must not kill
 # the launcher (SIGPIPE), and with it the program.
 check_closed_stderr() { # NAME PROBE
@@ -517,6 +654,11 @@ for t in $TARGETS; do
 	check_page_size "refuse-page-size-$t" "$t" "$dyn"
 	check_not_executable "refuse-not-executable-$t" "$dyn"
 	check_missing_files "refuse-missing-files-$t" "$dyn"
+	check_bad_interpreter "refuse-bad-interpreter-$t" "$t" "$dyn"
+	check_loader_freestanding "loader-freestanding-$t" "$t"
+	check_loader_syscalls "loader-syscalls-static-$t" "$t" "$static"
+	check_loader_syscalls "loader-syscalls-dynamic-$t" "$t" "$dyn"
+	check_loader_failures "$t" "$static"
 	check_closed_stderr "closed-stderr-$t" "$dyn"
 	check_not_dumpable "not-dumpable-$t" "$dyn"
 	# Death is seen at once, a stop after 20 ms without updates, both as
