@@ -43,7 +43,8 @@ TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
 # The sysroots built, installed as they are in the build tree: sysroot/T/
 # and its compiler wrapper sysroot/T-gcc (which finds the sysroot beside
 # itself) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, and a link to the
-# wrapper as $(bindir)/T-ppctime-gcc (T-gcc there is Debian's cross gcc).
+# wrapper as $(bindir)/T-ppctime-gcc (T-gcc there is Debian's cross gcc),
+# with its manual page made from sysdeps/ppctime-gcc.1.in.
 SYSROOTS_BUILT = $(patsubst %.stamp,%,$(wildcard $(addsuffix .stamp,$(SYSROOTS))))
 install-sysroots: installdirs
 	$(Q)for s in $(notdir $(SYSROOTS_BUILT)); do \
@@ -51,12 +52,15 @@ install-sysroots: installdirs
 		rm -rf $(DESTDIR)$(pkglibdir)/$$s && \
 		cp -pR sysroot/$$s $(DESTDIR)$(pkglibdir)/$$s && \
 		$(INSTALL) sysroot/$$s-gcc $(DESTDIR)$(pkglibdir)/$$s-gcc && \
-		ln -sf $(call bindir_to,$(pkglibdir))/$$s-gcc $(DESTDIR)$(bindir)/$$s-ppctime-gcc || \
+		ln -sf $(call bindir_to,$(pkglibdir))/$$s-gcc $(DESTDIR)$(bindir)/$$s-ppctime-gcc && \
+		$(SED) -e "s|@TRIPLET@|$$s|g" -e 's|@VERSION@|$(VERSION)|g' \
+			$(srcdir)/sysdeps/ppctime-gcc.1.in >$(DESTDIR)$(man1dir)/$$s-ppctime-gcc.1 || \
 		exit 1; \
 	done
 uninstall-sysroots:
 	rm -rf $(foreach s,$(notdir $(SYSROOTS)),$(DESTDIR)$(pkglibdir)/$(s) \
-		$(DESTDIR)$(pkglibdir)/$(s)-gcc $(DESTDIR)$(bindir)/$(s)-ppctime-gcc)
+		$(DESTDIR)$(pkglibdir)/$(s)-gcc $(DESTDIR)$(bindir)/$(s)-ppctime-gcc \
+		$(DESTDIR)$(man1dir)/$(s)-ppctime-gcc.1)
 INSTALL_HOOKS += install-sysroots
 UNINSTALL_HOOKS += uninstall-sysroots
 
