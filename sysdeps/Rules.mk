@@ -44,23 +44,40 @@ TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
 # and its compiler wrapper sysroot/T-gcc (which finds the sysroot beside
 # itself) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, and a link to the
 # wrapper as $(bindir)/T-ppctime-gcc (T-gcc there is Debian's cross gcc),
-# with its manual page made from sysdeps/ppctime-gcc.1.in.
-SYSROOTS_BUILT = $(patsubst %.stamp,%,$(wildcard $(addsuffix .stamp,$(SYSROOTS))))
+# made from sysdeps/*.in: its manual page, a Meson cross file and a CMake
+# toolchain file, whose tests run with ppctime-run.
+SYSROOT_TARGETS_BUILT = $(foreach t,$(TARGETS),$(if $(wildcard sysroot/$(TRIPLET_$(t)).stamp),$(t)))
+meson_cross_dir = $(datadir)/meson/cross
+# sysroot_files T: what installing T's sysroot makes, without DESTDIR.
+sysroot_files = $(pkglibdir)/$(TRIPLET_$(1)) $(pkglibdir)/$(TRIPLET_$(1))-gcc \
+	$(bindir)/$(TRIPLET_$(1))-ppctime-gcc $(man1dir)/$(TRIPLET_$(1))-ppctime-gcc.1 \
+	$(meson_cross_dir)/$(TRIPLET_$(1))-ppctime $(pkglibdir)/$(TRIPLET_$(1)).cmake
+# sysroot_sed T: the templates' words for target T.
+sysroot_sed = $(SED) -e 's|@TRIPLET@|$(TRIPLET_$(1))|g' -e 's|@VERSION@|$(VERSION)|g' \
+	-e 's|@BINDIR@|$(bindir)|g' -e 's|@SYSROOT@|$(pkglibdir)/$(TRIPLET_$(1))|g' \
+	-e 's|@CPU_FAMILY@|$(if $(filter 64,$(ELF_CLASS_$(1))),ppc64,ppc)|g' \
+	-e 's|@CPU@|$(patsubst ppc32,ppc,$(1))|g' -e 's|@ENDIAN@|$(BYTE_ORDER_$(1))|g'
+define install_sysroot
+	@echo "install sysroot/$(TRIPLET_$(1)) into $(DESTDIR)$(pkglibdir)"
+	$(Q)rm -rf $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))
+	$(Q)cp -pR sysroot/$(TRIPLET_$(1)) $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))
+	$(Q)$(INSTALL) sysroot/$(TRIPLET_$(1))-gcc $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))-gcc
+	$(Q)ln -sf $(call bindir_to,$(pkglibdir))/$(TRIPLET_$(1))-gcc \
+		$(DESTDIR)$(bindir)/$(TRIPLET_$(1))-ppctime-gcc
+	$(Q)$(call sysroot_sed,$(1)) $(srcdir)/sysdeps/ppctime-gcc.1.in \
+		>$(DESTDIR)$(man1dir)/$(TRIPLET_$(1))-ppctime-gcc.1
+	$(Q)$(call sysroot_sed,$(1)) $(srcdir)/sysdeps/meson-cross.in \
+		>$(DESTDIR)$(meson_cross_dir)/$(TRIPLET_$(1))-ppctime
+	$(Q)$(call sysroot_sed,$(1)) $(srcdir)/sysdeps/toolchain.cmake.in \
+		>$(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1)).cmake
+
+endef
 install-sysroots: installdirs
-	$(Q)for s in $(notdir $(SYSROOTS_BUILT)); do \
-		echo "install sysroot/$$s into $(DESTDIR)$(pkglibdir)"; \
-		rm -rf $(DESTDIR)$(pkglibdir)/$$s && \
-		cp -pR sysroot/$$s $(DESTDIR)$(pkglibdir)/$$s && \
-		$(INSTALL) sysroot/$$s-gcc $(DESTDIR)$(pkglibdir)/$$s-gcc && \
-		ln -sf $(call bindir_to,$(pkglibdir))/$$s-gcc $(DESTDIR)$(bindir)/$$s-ppctime-gcc && \
-		$(SED) -e "s|@TRIPLET@|$$s|g" -e 's|@VERSION@|$(VERSION)|g' \
-			$(srcdir)/sysdeps/ppctime-gcc.1.in >$(DESTDIR)$(man1dir)/$$s-ppctime-gcc.1 || \
-		exit 1; \
-	done
+	$(if $(SYSROOT_TARGETS_BUILT),$(Q)$(MKDIR_P) $(DESTDIR)$(meson_cross_dir))
+	$(foreach t,$(SYSROOT_TARGETS_BUILT),$(call install_sysroot,$(t)))
 uninstall-sysroots:
-	rm -rf $(foreach s,$(notdir $(SYSROOTS)),$(DESTDIR)$(pkglibdir)/$(s) \
-		$(DESTDIR)$(pkglibdir)/$(s)-gcc $(DESTDIR)$(bindir)/$(s)-ppctime-gcc \
-		$(DESTDIR)$(man1dir)/$(s)-ppctime-gcc.1)
+	rm -rf $(addprefix $(DESTDIR),$(foreach t,$(TARGETS),$(call sysroot_files,$(t))))
+	-rmdir $(DESTDIR)$(meson_cross_dir) $(DESTDIR)$(datadir)/meson
 INSTALL_HOOKS += install-sysroots
 UNINSTALL_HOOKS += uninstall-sysroots
 

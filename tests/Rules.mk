@@ -32,4 +32,4 @@ DISTCHECK_TESTS += $(srcdir)/tests/install-test.sh
 INSTALLCHECK_TESTS += $(srcdir)/tests/installed-test.sh
 
 # The in-tree build keeps the source tree clean (tests/tree-test.sh).
-TESTS += $(srcdir)/tests/tree-test.sh
+TESTS += $(srcdir)/tests/tree-test.sh $(srcdir)/tests/debian-test.sh

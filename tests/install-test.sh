@@ -37,7 +37,8 @@ installed_make install "$dest"
 		eval triplet=\$TRIPLET_$t
 		[ ! -f "$top_builddir/sysroot/$triplet.stamp" ] ||
 			echo "${p#/}/bin/$triplet-ppctime-gcc ${p#/}/lib64/ppctime/$triplet-gcc" \
-				"${p#/}/share/man/man1/$triplet-ppctime-gcc.1"
+				"${p#/}/share/man/man1/$triplet-ppctime-gcc.1" \
+				"${p#/}/share/meson/cross/$triplet-ppctime ${p#/}/lib64/ppctime/$triplet.cmake"
 	done
 	echo "${p#/}/share/man/man1/ppctime-run.1"
 	for f in README.md COPYING COPYING.LIB; do echo "${p#/}/share/doc/ppctime-docs/$f"; done
