@@ -42,7 +42,7 @@ launcher/installable/ppctime-run.o: $(launcher_run_deps) launcher/installable/di
 	$(Q)$(launcher_run_cc) -include launcher/installable/dirs.h -c -o $@ $<
 
 # The ELF reader, also linked into tests/vdso-check.
-launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
+launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<

@@ -9,7 +9,8 @@ TIMEKEEPER_CPPFLAGS = -I$(srcdir)/launcher -I$(srcdir)/vdso-kernel/include \
 TIMEKEEPER_HEADERS = $(srcdir)/launcher/timekeeper.h \
 		     $(srcdir)/vdso-kernel/include/vdso/datapage.h
 
-$(TIMEKEEPER_OBJ): $(srcdir)/launcher/timekeeper.c $(TIMEKEEPER_HEADERS)
+# Makefile: configure's CFLAGS live there (a package build reconfigures).
+$(TIMEKEEPER_OBJ): $(srcdir)/launcher/timekeeper.c $(TIMEKEEPER_HEADERS) Makefile
 	$(quiet) CC $@
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) -c -o $@ \
