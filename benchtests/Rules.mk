@@ -8,7 +8,7 @@ benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c \
 		$(srcdir)/tests/guest/vdso_call.h
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra \
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra $(FILE_PREFIX_MAP) \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_rules,$(t))))
@@ -36,3 +36,31 @@ TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/glibc-smoke-tes
 	$(srcdir)/benchtests/pipeline-test.sh
 CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-smoke \
 	benchtests/pipeline-smoke
+
+# Installed: ppctime-bench in $(bindir), measuring the installed ppctime-run
+# with the harnesses in $(bench_programs_dir) (the ones built against
+# Debian's cross C libraries: the other measurements need a build tree) and
+# the data it reads in $(pkgdatadir).  It finds both relative to itself.
+bench_programs_dir = $(pkglibexecdir)/bench
+bench_data = $(srcdir)/targets.txt $(srcdir)/benchtests/record.schema.json \
+	$(srcdir)/benchtests/summary.schema.json
+ALL += $(BENCH_PROGRAMS) $(MICRO_PROGRAMS)
+install-bench: installdirs all
+	$(MKDIR_P) $(DESTDIR)$(bench_programs_dir) $(DESTDIR)$(pkgdatadir)
+	$(INSTALL_GUEST_PROGRAM) $(BENCH_PROGRAMS) $(MICRO_PROGRAMS) $(DESTDIR)$(bench_programs_dir)
+	$(INSTALL) $(srcdir)/benchtests/insn-count $(DESTDIR)$(bench_programs_dir)
+	$(INSTALL_DATA) $(bench_data) $(DESTDIR)$(pkgdatadir)
+	$(SED) -e '1s|.*|#!$(or $(PYTHON),/usr/bin/env python3)|' \
+		-e 's|^INSTALLED = None$$|INSTALLED = ("$(call bindir_to,$(pkgdatadir))", "$(call bindir_to,$(bench_programs_dir))")|' \
+		$(srcdir)/benchtests/ppctime-bench >$(DESTDIR)$(bindir)/ppctime-bench
+	chmod 755 $(DESTDIR)$(bindir)/ppctime-bench
+	$(SED) -e 's|@VERSION@|$(VERSION)|g' $(srcdir)/benchtests/ppctime-bench.1.in \
+		>$(DESTDIR)$(man1dir)/ppctime-bench.1
+uninstall-bench:
+	rm -rf $(DESTDIR)$(bench_programs_dir) $(DESTDIR)$(bindir)/ppctime-bench \
+		$(DESTDIR)$(man1dir)/ppctime-bench.1 \
+		$(addprefix $(DESTDIR)$(pkgdatadir)/,$(notdir $(bench_data)))
+	-rmdir $(DESTDIR)$(pkgdatadir)
+INSTALL_HOOKS += install-bench
+UNINSTALL_HOOKS += uninstall-bench
+.PHONY: install-bench uninstall-bench

@@ -11,7 +11,7 @@ define micro_rules
 benchtests/$(1)-$(2): $(srcdir)/benchtests/$(1).c $(srcdir)/tests/guest/vdso_call.h
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra \
+	$(Q)$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra $(FILE_PREFIX_MAP) \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl -lm
 endef
 $(foreach p,$(MICRO_BENCHMARKS),$(foreach t,$(TARGETS),$(eval $(call micro_rules,$(p),$(t)))))

@@ -41,31 +41,38 @@ check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) launcher/ppctime-run
 CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
 TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
 # The sysroots built, installed as they are in the build tree: sysroot/T/
-# and its compiler wrapper sysroot/T-gcc (which finds the sysroot beside
-# itself) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, and a link to the
-# wrapper as $(bindir)/T-ppctime-gcc (T-gcc there is Debian's cross gcc),
-# made from sysdeps/*.in: its manual page, a Meson cross file and a CMake
-# toolchain file, whose tests run with ppctime-run.
+# and its compiler wrappers sysroot/T-gcc and T-g++ (which find the sysroot
+# beside themselves) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, -g++, and
+# links to the wrappers as $(bindir)/T-ppctime-gcc, -g++ (T-gcc there is
+# Debian's cross gcc), made from sysdeps/*.in: their manual page, a Meson
+# cross file and a CMake toolchain file, whose tests run with ppctime-run.
 SYSROOT_TARGETS_BUILT = $(foreach t,$(TARGETS),$(if $(wildcard sysroot/$(TRIPLET_$(t)).stamp),$(t)))
 meson_cross_dir = $(datadir)/meson/cross
+SYSROOT_COMPILERS = gcc g++
 # sysroot_files T: what installing T's sysroot makes, without DESTDIR.
-sysroot_files = $(pkglibdir)/$(TRIPLET_$(1)) $(pkglibdir)/$(TRIPLET_$(1))-gcc \
-	$(bindir)/$(TRIPLET_$(1))-ppctime-gcc $(man1dir)/$(TRIPLET_$(1))-ppctime-gcc.1 \
-	$(meson_cross_dir)/$(TRIPLET_$(1))-ppctime $(pkglibdir)/$(TRIPLET_$(1)).cmake
+sysroot_files = $(pkglibdir)/$(TRIPLET_$(1)) $(meson_cross_dir)/$(TRIPLET_$(1))-ppctime \
+	$(pkglibdir)/$(TRIPLET_$(1)).cmake $(foreach c,$(SYSROOT_COMPILERS),$(pkglibdir)/$(TRIPLET_$(1))-$(c) \
+	$(bindir)/$(TRIPLET_$(1))-ppctime-$(c) $(man1dir)/$(TRIPLET_$(1))-ppctime-$(c).1)
 # sysroot_sed T: the templates' words for target T.
 sysroot_sed = $(SED) -e 's|@TRIPLET@|$(TRIPLET_$(1))|g' -e 's|@VERSION@|$(VERSION)|g' \
 	-e 's|@BINDIR@|$(bindir)|g' -e 's|@SYSROOT@|$(pkglibdir)/$(TRIPLET_$(1))|g' \
 	-e 's|@CPU_FAMILY@|$(if $(filter 64,$(ELF_CLASS_$(1))),ppc64,ppc)|g' \
 	-e 's|@CPU@|$(patsubst ppc32,ppc,$(1))|g' -e 's|@ENDIAN@|$(BYTE_ORDER_$(1))|g'
+# install_sysroot_compiler T COMPILER
+define install_sysroot_compiler
+	$(Q)$(INSTALL) sysroot/$(TRIPLET_$(1))-$(2) $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))-$(2)
+	$(Q)ln -sf $(call bindir_to,$(pkglibdir))/$(TRIPLET_$(1))-$(2) \
+		$(DESTDIR)$(bindir)/$(TRIPLET_$(1))-ppctime-$(2)
+
+endef
 define install_sysroot
 	@echo "install sysroot/$(TRIPLET_$(1)) into $(DESTDIR)$(pkglibdir)"
 	$(Q)rm -rf $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))
 	$(Q)cp -pR sysroot/$(TRIPLET_$(1)) $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))
-	$(Q)$(INSTALL) sysroot/$(TRIPLET_$(1))-gcc $(DESTDIR)$(pkglibdir)/$(TRIPLET_$(1))-gcc
-	$(Q)ln -sf $(call bindir_to,$(pkglibdir))/$(TRIPLET_$(1))-gcc \
-		$(DESTDIR)$(bindir)/$(TRIPLET_$(1))-ppctime-gcc
+	$(foreach c,$(SYSROOT_COMPILERS),$(call install_sysroot_compiler,$(1),$(c)))
 	$(Q)$(call sysroot_sed,$(1)) $(srcdir)/sysdeps/ppctime-gcc.1.in \
 		>$(DESTDIR)$(man1dir)/$(TRIPLET_$(1))-ppctime-gcc.1
+	$(Q)echo .so man1/$(TRIPLET_$(1))-ppctime-gcc.1 >$(DESTDIR)$(man1dir)/$(TRIPLET_$(1))-ppctime-g++.1
 	$(Q)$(call sysroot_sed,$(1)) $(srcdir)/sysdeps/meson-cross.in \
 		>$(DESTDIR)$(meson_cross_dir)/$(TRIPLET_$(1))-ppctime
 	$(Q)$(call sysroot_sed,$(1)) $(srcdir)/sysdeps/toolchain.cmake.in \
@@ -82,7 +89,7 @@ INSTALL_HOOKS += install-sysroots
 UNINSTALL_HOOKS += uninstall-sysroots
 
 glibc_outputs = $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(SYSROOTS)) \
-	$(addsuffix -gcc,$(SYSROOTS)) glibc-build glibc-src
+	$(foreach c,$(SYSROOT_COMPILERS),$(addsuffix -$(c),$(SYSROOTS))) glibc-build glibc-src
 CLEANFILES += $(glibc_outputs)
 MOSTLYCLEAN_KEEPS += $(glibc_outputs)
 

@@ -31,16 +31,23 @@ files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=
 
 installed_make install "$dest"
 {
-	echo "${p#/}/bin/ppctime-run"
+	echo "${p#/}/bin/ppctime-run ${p#/}/bin/ppctime-bench ${p#/}/lib64/exec/ppctime/bench/insn-count"
 	for t in $TARGETS; do
 		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
+		for b in vdso-insns tb null_syscall context_switch vdsotest; do
+			echo "${p#/}/lib64/exec/ppctime/bench/$b-$t"
+		done
 		eval triplet=\$TRIPLET_$t
 		[ ! -f "$top_builddir/sysroot/$triplet.stamp" ] ||
-			echo "${p#/}/bin/$triplet-ppctime-gcc ${p#/}/lib64/ppctime/$triplet-gcc" \
-				"${p#/}/share/man/man1/$triplet-ppctime-gcc.1" \
-				"${p#/}/share/meson/cross/$triplet-ppctime ${p#/}/lib64/ppctime/$triplet.cmake"
+			for c in gcc g++; do
+				echo "${p#/}/bin/$triplet-ppctime-$c ${p#/}/lib64/ppctime/$triplet-$c" \
+					"${p#/}/share/man/man1/$triplet-ppctime-$c.1"
+			done
+		[ ! -f "$top_builddir/sysroot/$triplet.stamp" ] ||
+			echo "${p#/}/share/meson/cross/$triplet-ppctime ${p#/}/lib64/ppctime/$triplet.cmake"
 	done
-	echo "${p#/}/share/man/man1/ppctime-run.1"
+	echo "${p#/}/share/man/man1/ppctime-run.1 ${p#/}/share/man/man1/ppctime-bench.1"
+	for f in targets.txt record.schema.json summary.schema.json; do echo "${p#/}/share/ppctime/$f"; done
 	for f in README.md COPYING COPYING.LIB; do echo "${p#/}/share/doc/ppctime-docs/$f"; done
 } | tr ' ' '\n' | LC_ALL=C sort >"$work/expected"
 # A sysroot's own files are its business.
@@ -52,21 +59,26 @@ else
 	diff "$work/expected" "$work/installed" | grep '^[<>]' | sed 's/^/    /'
 fi
 not_x=
-for f in "$p/bin/ppctime-run" $(for t in $TARGETS; do eval echo "$p/lib64/exec/ppctime/\$LOADER_$t"; done); do
+for f in "$p/bin/ppctime-run" "$p/bin/ppctime-bench" $(for t in $TARGETS; do eval echo "$p/lib64/exec/ppctime/\$LOADER_$t"; done); do
 	[ -x "$dest$f" ] || not_x="$not_x $f"
 done
 if [ -z "$not_x" ]; then pass "install: programs executable"
 else fail "install: programs executable" "not:$not_x"; fi
 
-man=$dest$p/share/man/man1/ppctime-run.1
-if ! command -v groff >/dev/null; then
-	skip "install: manual page" "no groff (Debian package groff-base)"
-elif LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$man" >"$work/man.log" 2>&1 &&
-     [ ! -s "$work/man.log" ] && grep -q '^\.SH "EXIT STATUS"' "$man"; then
-	pass "install: manual page"
-else
-	fail "install: manual page" "groff -man -ww says:"; sed 's/^/    /' "$work/man.log"
-fi
+# Each manual page but the links (.so requests) to another.
+for man in "$dest$p"/share/man/man1/*.1; do
+	name="install: manual page $(basename "$man")"
+	if [ "$(head -c 4 "$man")" = ".so " ]; then
+		continue
+	elif ! command -v groff >/dev/null; then
+		skip "$name" "no groff (Debian package groff-base)"
+	elif LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$man" >"$work/man.log" 2>&1 &&
+	     [ ! -s "$work/man.log" ] && grep -qE '^\.SH "?EXIT STATUS' "$man"; then
+		pass "$name"
+	else
+		fail "$name" "groff -man -ww says (or it has no EXIT STATUS):"; sed 's/^/    /' "$work/man.log"
+	fi
+done
 
 # The whole tree moved: the launcher finds its files relative to itself.
 mkdir -p "$work/elsewhere"

@@ -4,8 +4,10 @@
 # tree's launcher, loaders or images: its --version, and per target the
 # build's powerpc probe (tests/guest/launcher-probe-TARGET) run through it
 # sees a vDSO, the installed image; an installed sysroot's compiler
-# wrapper ($bindir/TRIPLET-ppctime-gcc) builds the probe against it, and
-# the result runs on it.  'make installcheck' runs it on the installed
+# wrappers ($bindir/TRIPLET-ppctime-gcc, -g++) build the probe and
+# tests/glibc/cxx-probe.cc against it, and they run on it; the installed
+# ppctime-bench counts each target's instructions with the installed
+# harnesses.  'make installcheck' runs it on the installed
 # tree, tests/install-test.sh on one it moved.  Protocol: tests/README.md.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}" "${bindir:?bindir: the directory ppctime-run is installed in}"
@@ -70,5 +72,32 @@ for t in $TARGETS; do
 	else
 		fail "$label: sysroot-$t" "$cc cannot build: $(head -n 3 "$work/cc.log")"
 	fi
+	cxx=$bindir/$triplet-ppctime-g++
+	if "$cxx" -O2 -pthread -o "$work/cxx-probe-$t" "$srcdir/tests/glibc/cxx-probe.cc" \
+		>"$work/cc.log" 2>&1; then
+		out=$("$run" --sysroot="$sysroot" "$work/cxx-probe-$t" 10 2>&1) || :
+		if [ "$out" = "cxx: ok" ]; then pass "$label: sysroot-$t C++ ($cxx)"
+		else fail "$label: sysroot-$t C++" "the probe said: $out"; fi
+	else
+		fail "$label: sysroot-$t C++" "$cxx cannot build: $(head -n 3 "$work/cc.log")"
+	fi
 done
+
+# The installed benchmark pipeline measures with the installed harnesses
+# and launcher: an exact count of clock_gettime's instructions per target.
+bench=$bindir/ppctime-bench
+if [ ! -x "$bench" ]; then
+	fail "$label: ppctime-bench" "no $bench"
+elif ! "$bench" --out "$work/bench" measure insns >"$work/bench.log" 2>&1; then
+	fail "$label: ppctime-bench" "measure insns failed: $(tail -n 3 "$work/bench.log")"
+else
+	for t in $TARGETS; do
+		count=$(grep -h '"entry": "__kernel_clock_gettime", "clock": "MONOTONIC", "metric": "insns_vdso"' \
+			"$work/bench/records/insns-$t.jsonl" 2>/dev/null | sed -n 's/.*"value": \([0-9]*\),.*/\1/p')
+		case $count in
+		[1-9]*) pass "$label: ppctime-bench $t: __kernel_clock_gettime MONOTONIC, $count instructions" ;;
+		*) fail "$label: ppctime-bench $t" "no count of __kernel_clock_gettime MONOTONIC in $work/bench/records" ;;
+		esac
+	done
+fi
 exit $failed

@@ -17,12 +17,11 @@ VDSO_IMAGES = $(foreach t,$(TARGETS),vdso-kernel/$(IMAGE_$(t)).so)
 # r11 carries the entries' return address across the C (gettimeofday.S).
 # Hoisted loop invariants serve only the cold paths (writer waits, time
 # namespaces) but cost the fast path registers.
-# The build's and the source's directories are named relatively in the debug
-# information, which the build-id covers: images built in different
-# directories come out the same, byte for byte (the last matching map wins).
+# The source directory $(2) is named vdso-kernel in the debug information,
+# wherever it is (a seed's copy too): FILE_PREFIX_MAP.
 vdso_cppflags = -I$(2)/include -I$(2)/arch/powerpc/include \
 	-DPAGE_SIZE=$(PAGE_SIZE_$(1)) -DHZ=$(HZ) \
-	-ffile-prefix-map=$(CURDIR)=. -ffile-prefix-map=$(abspath $(2))=vdso-kernel
+	$(FILE_PREFIX_MAP) -ffile-prefix-map=$(abspath $(2))=vdso-kernel
 vdso_cflags = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -ffreestanding \
 	-fno-builtin -fno-common -fno-stack-protector \
 	-fasynchronous-unwind-tables -fno-move-loop-invariants -ffixed-r11 \

@@ -18,7 +18,10 @@
 #     timebase really runs at it;
 #   - with a vDSO missing an entry glibc binds, everything still works, the
 #     missing entry's calls going to the system call or, on ppc32, to the
-#     32-bit entry.
+#     32-bit entry;
+#   - tests/glibc/cxx-probe.cc, built by sysroot/TRIPLET-g++ dynamic and
+#     static, reads std::chrono's clocks without a system call, throws and
+#     catches, and runs a thread.
 # Protocol: tests/README.md.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
@@ -53,6 +56,19 @@ time_syscalls() {
 		"$work/err" || :
 }
 
+# check_linked NAME COMPILER SOURCE [FLAG...]: COMPILER links SOURCE with
+# the sysroot's start files and C library, not Debian's.
+check_linked() {
+	local name=$1 compiler=$2 source=$3 linked
+	shift 3
+	linked=$(cd "$work" && "$compiler" "$@" -o "$work/trace" "$source" \
+		-Wl,--trace 2>/dev/null | grep -E '/(crt1|Scrt1)\.o$|/libc\.(a|so(\.6)?)$' | sort -u)
+	case $(printf '%s\n' "$linked" | grep -vc "^$sysroot/") in
+	0) pass "$name: builds against the sysroot" ;;
+	*) fail "$name: builds against the sysroot" "linked $(echo $linked)" ;;
+	esac
+}
+
 # The vDSO image ppctime-run maps by default for a target.
 vdso_image() { eval echo "\$IMAGE_$1.so"; }
 
@@ -85,13 +101,8 @@ for target in $TARGETS; do
 			fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
 			continue
 		fi
-		# Start files and C library from the sysroot, not Debian's.
-		linked=$(cd "$work" && "$sysroot-gcc" $flags -o "$probe.trace" "$probe_src" \
-			-Wl,--trace 2>/dev/null | grep -E '/(crt1|Scrt1)\.o$|/libc\.(a|so(\.6)?)$' | sort -u)
-		case $(printf '%s\n' "$linked" | grep -vc "^$sysroot/") in
-		0) pass "$name: builds against the sysroot" ;;
-		*) fail "$name: builds against the sysroot" "linked $(echo $linked)" ;;
-		esac
+		# shellcheck disable=SC2086
+		check_linked "$name" "$sysroot-gcc" "$probe_src" $flags
 		time64=no
 		case $variant in *-time64) time64=yes ;; esac
 		[ "$target" = ppc32 ] || time64=yes
@@ -218,6 +229,37 @@ timespec_get: 0 EOVERFLOW"
 					"fast: '$fast_ok', $calls time system calls (expected ${expected_calls:-some}); errno: $(tr '\n' ';' <"$work/out")"
 			fi
 		done
+	done
+
+	# C++, through the sysroot's g++ wrapper: libstdc++'s clocks reach
+	# the vDSO, and Debian's cross libstdc++ and libgcc_s load from the
+	# sysroot.
+	for link in dynamic static; do
+		name="sysroot $target C++ $link"
+		flags=
+		[ $link = dynamic ] || flags=-static
+		probe=$work/cxx-probe-$target-$link
+		# shellcheck disable=SC2086
+		if ! "$sysroot-g++" -std=gnu++17 -Wall -Wextra -O2 $flags -pthread \
+			-o "$probe" "$srcdir/tests/glibc/cxx-probe.cc" >"$work/out" 2>&1; then
+			fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
+			continue
+		fi
+		# shellcheck disable=SC2086
+		check_linked "$name" "$sysroot-g++" "$srcdir/tests/glibc/cxx-probe.cc" $flags -pthread
+		launch --sysroot="$sysroot" "$probe" $fast_calls
+		with_vdso=$(time_syscalls) result=$(cat "$work/out")
+		launch --no-vdso --sysroot="$sysroot" "$probe" $fast_calls
+		without_vdso=$(time_syscalls)
+		result="$result; $(cat "$work/out")"
+		if [ "$result" = "cxx: ok; cxx: ok" ] && [ "$with_vdso" -eq 0 ] \
+			&& [ "$without_vdso" -ge $((2 * fast_calls)) ]; then
+			pass "$name: std::chrono without a system call, an exception and a thread ($without_vdso time system calls without the vDSO)"
+		else
+			fail "$name: std::chrono, an exception and a thread" \
+				"saw '$result' (status $status); $with_vdso time system calls with the vDSO, $without_vdso without"
+			show
+		fi
 	done
 done
 exit $failed
