@@ -1,14 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
-# The launcher: launcher/ppctime-run (host) and, per target, the static
+# The launcher: launcher/ppctime-run and the preload it loads into QEMU,
+# launcher/ppctime-qemu-preload.so (host), and, per target, the static
 # guest loader launcher/ppctime-loader-TARGET; tests/launcher-test.sh and
-# its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET.
+# its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET
+# and tests/guest/origin-TARGET/ (a program and its $ORIGIN library).
 # launcher/timekeeper.o comes from its own fragment; launcher/vdso_image.o
 # is built here and linked by tests/vdso-check.mk too.
 
 launcher_src = $(srcdir)/launcher
 LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/$(LOADER_$(t)))
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
-	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t))
+	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t) \
+	tests/guest/origin-$(t)/origin-probe tests/guest/origin-$(t)/lib/libppctime-origin.so)
 
 # ppctime-run is built twice, and the two differ only in where they find
 # their loaders and default images, relative to their own directory: the
@@ -52,6 +55,15 @@ launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
+# The preload that has QEMU load the loader in PROGRAM's place
+# (launch_protocol.h): a host shared object, private to ppctime-run (no
+# soname: nothing links with it).
+launcher/ppctime-qemu-preload.so: $(launcher_src)/qemu-preload.c $(launcher_src)/launch_protocol.h \
+		Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -I$(launcher_src) -shared -fPIC -o $@ $<
+
 # The loader: static, with no C library (its own _start and system calls;
 # no loop turned into a call of the memset it does not have; no unwind
 # tables, nothing unwinds it), and linked well above 0x10000000 where
@@ -83,6 +95,19 @@ tests/guest/launcher-probe-nopie-$(1): $(srcdir)/tests/guest/launcher-probe.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
 	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -no-pie -o $$@ $$<
+
+# A program whose library only its RUNPATH $$ORIGIN/lib finds.
+tests/guest/origin-$(1)/lib/libppctime-origin.so: $(srcdir)/tests/guest/origin-lib.c
+	$(Q)$(MKDIR_P) $$(@D)
+	$$(quiet) CC $$@
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -shared -fPIC -o $$@ $$<
+
+tests/guest/origin-$(1)/origin-probe: $(srcdir)/tests/guest/origin-probe.c \
+		tests/guest/origin-$(1)/lib/libppctime-origin.so
+	$$(quiet) CC $$@
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -o $$@ $$< \
+		-Ltests/guest/origin-$(1)/lib -lppctime-origin \
+		-Wl,--enable-new-dtags,-rpath,'$$$$ORIGIN/lib'
 endef
 $(foreach t,$(TARGETS),$(eval $(call launcher_rules,$(t))))
 
@@ -96,10 +121,12 @@ tests/guest/elfv2-probe-ppc64: $(srcdir)/tests/guest/elfv2-probe.S
 endif
 
 ALL += launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-run.1 \
-	$(LAUNCHER_LOADERS)
+	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so
 INSTALL_BIN += launcher/installable/ppctime-run
 # QEMU runs only files with an execute bit.
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
+# Beside the loaders: ppctime-run finds both in LOADER_DIR.
+INSTALL_HOST_LIBEXEC += launcher/ppctime-qemu-preload.so
 # The manual page, made by configure (the version).
 INSTALL_MAN1 += launcher/ppctime-run.1
 TESTS += $(srcdir)/tests/launcher-test.sh
@@ -108,5 +135,5 @@ INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
 CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
 	launcher/installable \
-	$(LAUNCHER_LOADERS) \
-	$(LAUNCHER_PROBES)
+	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so \
+	$(LAUNCHER_PROBES) $(foreach t,$(TARGETS),tests/guest/origin-$(t))

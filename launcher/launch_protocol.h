@@ -1,36 +1,53 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * How ppctime-run starts the guest loader, and how the loader says it
- * failed: included by both (the loader is freestanding, so nothing here
- * may need a C library).  ppctime-run runs
+ * failed: included by ppctime-run, the loader and QEMU's preload (the
+ * loader is freestanding, so nothing here may need a C library).
  *
- *	qemu-ppcXX [-L SYSROOT] ppctime-loader-T LAUNCH_ARGS... PROGRAM [ARGS...]
+ * ppctime-run runs QEMU as plain QEMU would be run, but through the host
+ * dynamic linker, the one ppctime-run itself uses, with the preload
+ * (ppctime-qemu-preload.so) added:
  *
- * the numbers in decimal; the loader's argv[LAUNCH_ARG_PROGRAM] onwards
- * becomes PROGRAM's argv.
+ *	ld.so --preload ppctime-qemu-preload.so qemu-ppcXX [-L SYSROOT]
+ *		[-0 ARGV0] PROGRAM [ARGS...]
+ *
+ * so QEMU's own exec_path, argv, AT_EXECFN, /proc/self/exe and
+ * /proc/self/cmdline are PROGRAM's, and its environment (the guest's
+ * /proc/self/environ) is the user's, with nothing of ours in it.
+ * QEMU also gets a memfd named LAUNCH_MEMFD holding "LOADER_FD LAUNCH" in
+ * decimal.  Before QEMU's main(), the preload finds it, closes it, makes
+ * QEMU's getauxval(AT_EXECFD) LOADER_FD, the loader, open, and sets
+ * LAUNCH_ENV=LAUNCH in the environment QEMU copies for the guest.  QEMU
+ * then loads the loader from that descriptor, as under binfmt_misc's 'O'
+ * flag, instead of opening PROGRAM.  The loader reads its arguments,
+ * "DATA_FD,PAGE_SIZE,IMAGE_FD,PROGRAM_FD", from LAUNCH_ENV and removes
+ * that variable from PROGRAM's environment.
  */
 #ifndef LAUNCH_PROTOCOL_H
 #define LAUNCH_PROTOCOL_H
 
-/* X(NAME, what it is): the arguments between the loader and PROGRAM. */
+/* Found by name, read and closed by the preload, in QEMU before main(). */
+#define LAUNCH_MEMFD		"ppctime-launch"
+/* Set by the preload; read and removed by the loader, in the guest. */
+#define LAUNCH_ENV		"PPCTIME_LAUNCH"
+
+/* X(NAME, what it is): the fields of LAUNCH_ENV, in order. */
 #define LAUNCH_ARGS(X)							\
 	X(DATA_FD, "the vDSO data pages, mapped shared and read-only")	\
 	X(PAGE_SIZE, "the page size the vDSO image was built for")	\
 	X(IMAGE_FD, "the vDSO image, copied into private pages")	\
 	X(PROGRAM_FD, "PROGRAM, open, so QEMU's -L does not apply to it")
 
-/* argv[LAUNCH_ARG_NAME] */
 enum launch_arg {
-	LAUNCH_ARG_LOADER,
 #define LAUNCH_ARG_INDEX(name, what) LAUNCH_ARG_##name,
 	LAUNCH_ARGS(LAUNCH_ARG_INDEX)
 #undef LAUNCH_ARG_INDEX
-	LAUNCH_ARG_PROGRAM,
+	LAUNCH_NR_ARGS,
 };
 
-/* "DATA_FD PAGE_SIZE ...", for messages. */
-#define LAUNCH_ARG_NAME(name, what) #name " "
-#define LAUNCH_USAGE LAUNCH_ARGS(LAUNCH_ARG_NAME) "PROGRAM [ARGS...]"
+/* ",DATA_FD,PAGE_SIZE,...", for messages: print from LAUNCH_FIELDS + 1. */
+#define LAUNCH_ARG_NAME(name, what) "," #name
+#define LAUNCH_FIELDS LAUNCH_ARGS(LAUNCH_ARG_NAME)
 
 /*
  * The loader's exit statuses when it fails before PROGRAM starts, as env,

@@ -1,18 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppctime-loader: the part of exec a QEMU user-mode guest does not get.
- * Built as a static powerpc program per target; ppctime-run starts it with
- * the arguments of launch_protocol.h,
+ * Built as a static powerpc program per target; ppctime-run has QEMU run
+ * it in PROGRAM's place (launch_protocol.h): QEMU was started as for
+ * PROGRAM itself, with PROGRAM's argv, AT_EXECFN and /proc/self/exe, and
+ * loaded this loader instead, which finds its arguments in LAUNCH_ENV,
  *
- *	qemu-ppcXX [-L SYSROOT] ppctime-loader DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD
- *		PROGRAM [ARGS...]
+ *	PPCTIME_LAUNCH=DATA_FD,PAGE_SIZE,IMAGE_FD,PROGRAM_FD
  *
- * and it does inside the guest what Linux does at exec: maps the vDSO data
+ * and does inside the guest what Linux does at exec: maps the vDSO data
  * pages (DATA_FD, shared, read-only) with the image (IMAGE_FD) right above
  * them, maps PROGRAM (open as PROGRAM_FD, so no -L prefix applies to it, as
  * with plain QEMU) and its interpreter, builds PROGRAM's initial stack
- * from the one QEMU built for the loader, with AT_SYSINFO_EHDR added, and
- * jumps to the entry point in the register state the kernel would give.
+ * from the one QEMU built, argv and AT_EXECFN untouched, LAUNCH_ENV left
+ * out and AT_SYSINFO_EHDR added, and jumps to the entry point in the
+ * register state the kernel would give.
  * Any failure: a message on stderr and a LAUNCH_EXIT_* status.
  *
  * Freestanding, with no C library: its own _start, system calls through
@@ -321,19 +323,42 @@ static unsigned long page_up(unsigned long addr, unsigned long page)
 	return (addr + page - 1) & ~(page - 1);
 }
 
-/* A number of the protocol, in decimal. */
-static unsigned long parse_number(const char *arg, const char *what)
+/* The fields of LAUNCH_ENV's value ARG, in decimal, into ARGS. */
+static void parse_launch(const char *arg, unsigned long args[LAUNCH_NR_ARGS])
 {
-	unsigned long value = 0;
+	static const char *const names[] = {
+#define LAUNCH_ARG_WHAT(name, what) #name,
+		LAUNCH_ARGS(LAUNCH_ARG_WHAT)
+#undef LAUNCH_ARG_WHAT
+	};
+	const char *p = arg;
 
-	for (const char *p = arg; *p; p++) {
-		if (*p < '0' || *p > '9' || value > (ULONG_MAX - (*p - '0')) / 10)
-			fail(LAUNCH_EXIT_ERROR, "loader: bad %s '%s'", what, arg);
-		value = value * 10 + (*p - '0');
+	for (int i = 0; i < LAUNCH_NR_ARGS; i++) {
+		const char *start = p;
+
+		args[i] = 0;
+		for (; *p >= '0' && *p <= '9'; p++) {
+			if (args[i] > (ULONG_MAX - (*p - '0')) / 10)
+				break;
+			args[i] = args[i] * 10 + (*p - '0');
+		}
+		if (p == start || *p != (i + 1 < LAUNCH_NR_ARGS ? ',' : '\0'))
+			fail(LAUNCH_EXIT_ERROR, "loader: bad %s in " LAUNCH_ENV "='%s'",
+			     names[i], arg);
+		p++;
 	}
-	if (!*arg)
-		fail(LAUNCH_EXIT_ERROR, "loader: no %s", what);
-	return value;
+}
+
+/* Whether the environment string ENTRY is LAUNCH_ENV's; its value in *VALUE. */
+static bool is_launch_env(const char *entry, const char **value)
+{
+	const char *name = LAUNCH_ENV "=";
+
+	for (; *name; name++, entry++)
+		if (*entry != *name)
+			return false;
+	*value = entry;
+	return true;
 }
 
 /* Each helper below fails with STATUS, naming WHAT or PATH. */
@@ -558,7 +583,7 @@ static int replaced_by_loader(unsigned long type)
 {
 	switch (type) {
 	case AT_PHDR: case AT_PHENT: case AT_PHNUM: case AT_ENTRY:
-	case AT_BASE: case AT_EXECFN: case AT_SYSINFO_EHDR:
+	case AT_BASE: case AT_SYSINFO_EHDR:
 		return 1;
 	}
 	return 0;
@@ -607,30 +632,37 @@ enter(unsigned long *sp, unsigned long entry, unsigned long bias, bool elfv2)
 void loader_main(unsigned long *sp)
 {
 	long argc = sp[0];
-	char **argv = (char **)(sp + 1), **envp = argv + argc + 1, **env_end;
-	const char *program_path;
+	char **argv = (char **)(sp + 1), **envp = argv + argc + 1, **env_end, **launch_env = NULL;
+	const char *program_path = NULL, *launch = NULL;
 	struct loaded_object program, interp;
 	const struct loaded_object *entered = &program;
-	unsigned long page = 0, data_page, vdso, words, *out;
+	unsigned long page = 0, data_page, vdso, words, *out, args[LAUNCH_NR_ARGS];
 	ElfW(auxv_t) *auxv;
 	size_t nauxv;
 
-	if (argc <= LAUNCH_ARG_PROGRAM)
-		fail(LAUNCH_EXIT_ERROR, "loader: usage: ppctime-loader " LAUNCH_USAGE
-		     " (started by ppctime-run, not by hand)");
-	program_path = argv[LAUNCH_ARG_PROGRAM];
 	for (env_end = envp; *env_end; env_end++)
-		;
+		if (!launch_env && is_launch_env(*env_end, &launch))
+			launch_env = env_end;
+	if (!launch_env)
+		fail(LAUNCH_EXIT_ERROR, "loader: no " LAUNCH_ENV " in the environment "
+		     "(started by ppctime-run, not by hand: " LAUNCH_ENV "=%s)",
+		     LAUNCH_FIELDS + 1);
+	parse_launch(launch, args);
 	auxv = (ElfW(auxv_t) *)(env_end + 1);
-	for (nauxv = 0; auxv[nauxv].a_type != AT_NULL; nauxv++)
+	for (nauxv = 0; auxv[nauxv].a_type != AT_NULL; nauxv++) {
 		if (auxv[nauxv].a_type == AT_PAGESZ)
 			page = auxv[nauxv].a_un.a_val;
+		/* QEMU's exec_path: PROGRAM as ppctime-run was given it. */
+		if (auxv[nauxv].a_type == AT_EXECFN)
+			program_path = (const char *)auxv[nauxv].a_un.a_val;
+	}
 	if (!page || page & (page - 1))
 		fail(LAUNCH_EXIT_ERROR, "loader: QEMU gave no usable AT_PAGESZ");
+	if (!program_path)
+		program_path = argc ? argv[0] : "PROGRAM";
 
 	/* The kernel's order: program, interpreter, vDSO. */
-	load_object(parse_number(argv[LAUNCH_ARG_PROGRAM_FD], "program descriptor"),
-		    program_path, page, &program);
+	load_object(args[LAUNCH_ARG_PROGRAM_FD], program_path, page, &program);
 	if (program.interp[0]) {
 		/* Through QEMU's -L prefix, as the kernel's open would be. */
 		long fd = sys_open(program.interp, O_RDONLY | O_CLOEXEC);
@@ -645,25 +677,24 @@ void loader_main(unsigned long *sp)
 			     program_path, program.interp);
 		entered = &interp;
 	}
-	data_page = parse_number(argv[LAUNCH_ARG_PAGE_SIZE], "page size");
+	data_page = args[LAUNCH_ARG_PAGE_SIZE];
 	if (!data_page || data_page & (data_page - 1) || data_page < page)
 		fail(LAUNCH_EXIT_ERROR, "loader: page size %lu is not a power of two >= %lu",
 		     data_page, page);
-	vdso = map_vdso(parse_number(argv[LAUNCH_ARG_DATA_FD], "data descriptor"), data_page,
-			parse_number(argv[LAUNCH_ARG_IMAGE_FD], "image descriptor"));
+	vdso = map_vdso(args[LAUNCH_ARG_DATA_FD], data_page, args[LAUNCH_ARG_IMAGE_FD]);
 
-	/* argc, argv[LAUNCH_ARG_PROGRAM..], NULL, envp, NULL, auxv (ours first),
+	/* argc, argv, NULL, envp but LAUNCH_ENV, NULL, auxv (ours first),
 	 * AT_NULL. */
-	words = 1 + (argc - LAUNCH_ARG_PROGRAM + 1) + (env_end - envp + 1) +
-		2 * (nauxv + 7 + 1);
+	words = 1 + (argc + 1) + (env_end - envp) + 2 * (nauxv + 6 + 1);
 	sp = (unsigned long *)(((unsigned long)__builtin_frame_address(0) - STACK_GAP -
 				words * sizeof(long)) & ~15UL);
 	out = sp;
-	*out++ = argc - LAUNCH_ARG_PROGRAM;
-	for (long i = LAUNCH_ARG_PROGRAM; i <= argc; i++)
+	*out++ = argc;
+	for (long i = 0; i <= argc; i++)
 		*out++ = (unsigned long)argv[i];
 	for (char **e = envp; e <= env_end; e++)
-		*out++ = (unsigned long)*e;
+		if (e != launch_env)
+			*out++ = (unsigned long)*e;
 #define AUX(type, value) (out[0] = (type), out[1] = (value), out += 2)
 	AUX(AT_SYSINFO_EHDR, vdso);
 	AUX(AT_PHDR, program.phdr);
@@ -671,7 +702,6 @@ void loader_main(unsigned long *sp)
 	AUX(AT_PHNUM, program.phnum);
 	AUX(AT_BASE, program.interp[0] ? interp.bias : 0);
 	AUX(AT_ENTRY, program.entry);
-	AUX(AT_EXECFN, (unsigned long)program_path);
 	for (size_t i = 0; i < nauxv; i++)
 		if (!replaced_by_loader(auxv[i].a_type))
 			AUX(auxv[i].a_type, auxv[i].a_un.a_val);

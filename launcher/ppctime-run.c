@@ -6,8 +6,9 @@
  * The host side of the work: pick the QEMU for PROGRAM's ELF header, check
  * the vDSO image, create the data pages as a memfd, start the timekeeper
  * in a child process (named ppctime-tk) that keeps them current, and start
- * QEMU on the guest loader (ppctime-loader-TARGET), which maps the pages
- * and the image in the guest and enters PROGRAM.  This process then
+ * QEMU as for PROGRAM itself but loading the guest loader
+ * (ppctime-loader-TARGET) in its place (launch_protocol.h), which maps the
+ * pages and the image in the guest and enters PROGRAM.  This process then
  * watches both children: a timekeeper that stalls is killed, and one that
  * dies, however, leaves the page in VDSO_CLOCKMODE_NONE (the kernel writes
  * it, timekeeper_clear_mode_at_exit()) so readers use the system call;
@@ -22,6 +23,7 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
+#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -95,6 +97,7 @@ static const char usage_text[] =
 	"                     data page is 2 pages below it); the image is refused\n"
 	"                     if its code says otherwise (default: what it says)\n"
 	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
+	"  -0, --argv0=NAME   PROGRAM's argv[0] is NAME (QEMU's -0; QEMU_ARGV0 works too)\n"
 	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
 	"                     'YYYY-MM-DD HH:MM:SS' in UTC, or @SECONDS), from 1970\n"
 	"                     to 2232 as Linux allows; the other clocks stay true.\n"
@@ -284,6 +287,64 @@ static const char *find_qemu(const struct target *t)
 		dirs += len + (dirs[len] == ':');
 	}
 	refuse("%s not found: install the Debian package qemu-user", name);
+}
+
+/* The ELF interpreter of the host program at PATH (malloc'd), or NULL. */
+static char *host_interpreter(const char *path)
+{
+	ElfW(Ehdr) eh;
+	ElfW(Phdr) ph;
+	char *interp = NULL;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return NULL;
+	if (pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
+	    eh.e_phentsize == sizeof(ph))
+		for (unsigned i = 0; i < eh.e_phnum && !interp; i++)
+			if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (off_t)i * sizeof(ph)) ==
+			    sizeof(ph) && ph.p_type == PT_INTERP && ph.p_filesz < PATH_MAX &&
+			    (interp = calloc(1, ph.p_filesz + 1)) &&
+			    pread(fd, interp, ph.p_filesz, ph.p_offset) != (ssize_t)ph.p_filesz) {
+				free(interp);
+				interp = NULL;
+			}
+	close(fd);
+	return interp;
+}
+
+/*
+ * The dynamic linker that runs QEMU with the preload (launch_protocol.h):
+ * the preload is built for this program's C library, so QEMU must be
+ * linked with this program's dynamic linker, as Debian's qemu-user is.
+ */
+static char *qemu_dynamic_linker(const char *qemu)
+{
+	char *ours = host_interpreter("/proc/self/exe"), *its = host_interpreter(qemu);
+	struct stat a, b;
+
+	if (!its)
+		refuse("%s is statically linked (or unreadable): ppctime-run needs a "
+		       "dynamically linked QEMU (the Debian package qemu-user) to preload "
+		       "into it; --no-vdso runs this one", qemu);
+	if (!ours || stat(ours, &a) < 0 || stat(its, &b) < 0 || a.st_dev != b.st_dev ||
+	    a.st_ino != b.st_ino)
+		refuse("%s uses the dynamic linker %s, not ppctime-run's %s: it cannot load "
+		       "ppctime's preload (the Debian package qemu-user does); --no-vdso runs "
+		       "this one", qemu, its, ours ? ours : "(none)");
+	free(its);
+	return ours;
+}
+
+/* The memfd the preload takes LOADER_FD and the loader's arguments from
+ * (launch_protocol.h), so that none of them is in QEMU's environment. */
+static int launch_memfd(const char *content)
+{
+	int fd = memfd_create(LAUNCH_MEMFD, 0);
+
+	if (fd < 0 || write(fd, content, strlen(content)) != (ssize_t)strlen(content))
+		refuse("cannot write the launch memfd: %s", strerror(errno));
+	return fd;
 }
 
 /* A sealed memfd holding the checked image: the guest maps exactly the
@@ -673,7 +734,7 @@ static int watch_program(struct watch *w)
 
 /* What the command line asks for. */
 struct request {
-	const char *sysroot, *image_path;
+	const char *sysroot, *image_path, *argv0;
 	bool use_vdso, verbose;
 	unsigned long page_size;	/* 0: the image's */
 	struct timekeeper_options tk_options;
@@ -697,6 +758,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "tz", required_argument, NULL, OPT_TZ },
 		{ "update-hz", required_argument, NULL, OPT_UPDATE_HZ },
 		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
+		{ "argv0", required_argument, NULL, '0' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, OPT_VERSION },
@@ -707,7 +769,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 
 	*req = (struct request){ .use_vdso = true };
 	/* '+': the first non-option is PROGRAM; what follows is its. */
-	while ((opt = getopt_long(argc, argv, "+hv", options, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+0:hv", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SYSROOT: req->sysroot = optarg; break;
 		case OPT_VDSO: req->image_path = optarg; break;
@@ -730,6 +792,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			req->tk_options.mode = parse_timekeeper_mode(optarg);
 			clock_options = true;
 			break;
+		case '0': req->argv0 = optarg; break;
 		case 'v': req->verbose = true; break;
 		case 'h':
 			printf(usage_text, TIMEKEEPER_DEFAULT_HZ, TIMEKEEPER_MAX_HZ);
@@ -752,13 +815,13 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 /*
  * Everything but plain QEMU: check the image, create the data pages,
  * start the timekeeper and QEMU on the loader, watch them, and end as the
- * program ended.  qemu_argv holds QEMU and its options, room for the rest.
+ * program ended.  qemu_argv[0..n) is QEMU and the options plain QEMU
+ * would be run with.
  */
 static void __attribute__((noreturn))
 run_with_vdso(const struct program_info *program, struct request *req,
 	      char **qemu_argv, int n)
 {
-	char **loader_argv = qemu_argv + n;	/* launch_protocol.h */
 	const struct target *t = program->target;
 	const char *image_path = req->image_path;
 	unsigned long page_size;
@@ -768,14 +831,39 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	struct program_signals program_signals;
 	void *pages;
 	char err[512];
-	int data_fd, image_fd, status;
+	int data_fd, image_fd, loader_fd, launch_fd, status;
+	char *loader, *preload, *launch, **ld_argv;
 	sigset_t forwarded;
 	struct sigaction ignore = { .sa_handler = SIG_IGN };
 
 	if (!image_path)
 		image_path = find_support_file(IMAGE_DIR, t->image);
 	page_size = check_image(image_path, t, req->page_size, &image);
-	loader_argv[LAUNCH_ARG_LOADER] = find_support_file(LOADER_DIR, t->loader);
+	loader = find_support_file(LOADER_DIR, t->loader);
+	preload = find_support_file(LOADER_DIR, "ppctime-qemu-preload.so");
+	if (strpbrk(preload, ": \t\n"))
+		refuse("%s: ld.so --preload takes no file name with a colon or a blank", preload);
+	/* ld.so --preload, not LD_PRELOAD: the user's LD_PRELOAD and QEMU's
+	 * environment stay as they are; the rest is plain QEMU's argv. */
+	ld_argv = calloc(3 + n + req->program_argc + 1, sizeof(char *));
+	if (!ld_argv)
+		refuse("out of memory");
+	ld_argv[0] = qemu_dynamic_linker(qemu_argv[0]);
+	ld_argv[1] = "--preload";
+	ld_argv[2] = preload;
+	memcpy(ld_argv + 3, qemu_argv, n * sizeof(char *));
+	memcpy(ld_argv + 3 + n, req->program_argv, req->program_argc * sizeof(char *));
+	/* QEMU loads the loader from this descriptor (AT_EXECFD), not PROGRAM;
+	 * never 0, which to QEMU means none, even with stdin closed. */
+	loader_fd = open(loader, O_RDONLY | O_CLOEXEC);
+	if (loader_fd >= 0) {
+		int opened = loader_fd;
+
+		loader_fd = fcntl(opened, F_DUPFD, 3);
+		close(opened);
+	}
+	if (loader_fd < 0)
+		refuse("cannot open %s: %s", loader, strerror(errno));
 
 	pages = create_data_pages(page_size, &data_fd);
 	image_fd = image_memfd(&image);
@@ -790,18 +878,18 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		refuse("cannot start the timekeeper: %s", err);
 	if (req->verbose && timekeeper_describe(tk, err, sizeof(err)) >= 0)
 		fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, timekeeper mode: %s\n"
-			"ppctime-run: %s\n", t->name, image_path, page_size,
-			timekeeper_mode_name(tk), err);
+			"ppctime-run: %s\n"
+			"ppctime-run: loader %s, preload %s (%s --preload)\n",
+			t->name, image_path, page_size, timekeeper_mode_name(tk), err,
+			loader, preload, ld_argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
 	if (fcntl(program->fd, F_SETFD, 0) < 0)
 		refuse("fcntl: %s", strerror(errno));
-	if (asprintf(&loader_argv[LAUNCH_ARG_DATA_FD], "%d", data_fd) < 0 ||
-	    asprintf(&loader_argv[LAUNCH_ARG_PAGE_SIZE], "%lu", page_size) < 0 ||
-	    asprintf(&loader_argv[LAUNCH_ARG_IMAGE_FD], "%d", image_fd) < 0 ||
-	    asprintf(&loader_argv[LAUNCH_ARG_PROGRAM_FD], "%d", program->fd) < 0)
+	/* LOADER_FD, then LAUNCH_ARGS in their order. */
+	if (asprintf(&launch, "%d %d,%lu,%d,%d", loader_fd, data_fd, page_size, image_fd,
+		     program->fd) < 0)
 		refuse("out of memory");
-	memcpy(loader_argv + LAUNCH_ARG_PROGRAM, req->program_argv,
-	       req->program_argc * sizeof(char *));
+	launch_fd = launch_memfd(launch);
 
 	/* Like system(): ^C and ^\ reach the program through the terminal;
 	 * signals sent to us by name are passed on.  A closed stderr must
@@ -827,8 +915,10 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	w.keeper_fd = pidfd_of(w.keeper);
 	w.last_updates = tk->updates;
 	w.updates_moved_ms = w.last_look_ms = now_ms();
-	w.program = start_program(qemu_argv, &program_signals);
+	w.program = start_program(ld_argv, &program_signals);
 	w.program_fd = pidfd_of(w.program);
+	close(launch_fd);
+	close(loader_fd);
 	close(data_fd);
 	close(image_fd);
 	close(program->fd);
@@ -854,9 +944,9 @@ int main(int argc, char **argv)
 	parse_arguments(argc, argv, &req);
 	read_program_header(req.program_argv[0], &program);
 
-	/* QEMU [-L SYSROOT] (3 at most), [the loader's arguments before
-	 * PROGRAM], PROGRAM ARGS... NULL */
-	qemu_argv = calloc(3 + LAUNCH_ARG_PROGRAM + req.program_argc + 1, sizeof(char *));
+	/* QEMU [-L SYSROOT] [-0 ARGV0] (5 at most), PROGRAM ARGS... NULL: with
+	 * the vDSO too (run_with_vdso), so QEMU says what it says of PROGRAM. */
+	qemu_argv = calloc(5 + req.program_argc + 1, sizeof(char *));
 	if (!qemu_argv)
 		refuse("out of memory");
 	qemu_argv[n++] = (char *)find_qemu(program.target);
@@ -867,6 +957,10 @@ int main(int argc, char **argv)
 			refuse("out of memory");
 		qemu_argv[n++] = "-L";
 		qemu_argv[n++] = sysroot;
+	}
+	if (req.argv0) {
+		qemu_argv[n++] = "-0";
+		qemu_argv[n++] = (char *)req.argv0;
 	}
 	if (req.use_vdso)
 		run_with_vdso(&program, &req, qemu_argv, n);

@@ -5,9 +5,9 @@
 # the installed launcher): the files land in the GNU directories and
 # nothing else does; the manual page formats without warnings; the tree,
 # moved elsewhere, still works (tests/installed-test.sh); install-strip
-# strips the host program and leaves the powerpc files as built; 'make
-# uninstall' leaves no file.  Needs no glibc sysroot; a built one is
-# expected installed too.  Protocol: tests/README.md.
+# strips the host program and preload and leaves the powerpc files as
+# built; 'make uninstall' leaves no file.  Needs no glibc sysroot; a built
+# one is expected installed too.  Protocol: tests/README.md.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"
@@ -32,6 +32,7 @@ files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=
 installed_make install "$dest"
 {
 	echo "${p#/}/bin/ppctime-run ${p#/}/bin/ppctime-bench ${p#/}/lib64/exec/ppctime/bench/insn-count"
+	echo "${p#/}/lib64/exec/ppctime/ppctime-qemu-preload.so"
 	for t in $TARGETS; do
 		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
 		for b in vdso-insns tb null_syscall context_switch vdsotest; do
@@ -98,6 +99,8 @@ fi
 installed_make install-strip "$work/strip"
 if readelf -S "$work/strip$p/bin/ppctime-run" | grep -q '\.symtab'; then
 	fail install-strip "ppctime-run kept its symbol table"
+elif readelf -S "$work/strip$p/lib64/exec/ppctime/ppctime-qemu-preload.so" | grep -q '\.symtab'; then
+	fail install-strip "ppctime-qemu-preload.so kept its symbol table"
 else
 	changed=
 	for t in $TARGETS; do
@@ -107,7 +110,7 @@ else
 		cmp -s "$work/strip$p/lib64/ppctime/$image" "$top_builddir/vdso-kernel/$image" ||
 			changed="$changed $image"
 	done
-	if [ -z "$changed" ]; then pass "install-strip: the host program only"
+	if [ -z "$changed" ]; then pass "install-strip: the host files only"
 	else fail install-strip "not as built:$changed"; fi
 fi
 # The installed launcher as 'make all' left it, for the configured

@@ -1,13 +1,13 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The installed ppctime-run, $bindir/ppctime-run, with none of the build
-# tree's launcher, loaders or images: its --version, and per target the
-# build's powerpc probe (tests/guest/launcher-probe-TARGET) run through it
-# sees a vDSO, the installed image; an installed sysroot's compiler
-# wrappers ($bindir/TRIPLET-ppctime-gcc, -g++) build the probe and
-# tests/glibc/cxx-probe.cc against it, and they run on it; the installed
-# ppctime-bench counts each target's instructions with the installed
-# harnesses.  'make installcheck' runs it on the installed
+# tree's launcher, loaders, preload or images: its --version, and per
+# target the build's powerpc probe (tests/guest/launcher-probe-TARGET) run
+# through it sees a vDSO, with the installed image, loader and preload; an
+# installed sysroot's compiler wrappers ($bindir/TRIPLET-ppctime-gcc, -g++)
+# build the probe and tests/glibc/cxx-probe.cc against it, and they run on
+# it; the installed ppctime-bench counts each target's instructions with
+# the installed harnesses.  'make installcheck' runs it on the installed
 # tree, tests/install-test.sh on one it moved.  Protocol: tests/README.md.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}" "${bindir:?bindir: the directory ppctime-run is installed in}"
@@ -37,18 +37,24 @@ check_probe() {
 	status=0
 	"$run" -v "$@" "$probe" vdso >"$work/out" 2>"$work/err" </dev/null || status=$?
 	image=$(sed -n 's/^ppctime-run: [a-z0-9]* vDSO \(.*\), [0-9]*-byte pages.*/\1/p' "$work/err")
+	support=$(sed -n 's/^ppctime-run: loader \(.*\), preload \(.*\) (.* --preload)$/\1 \2/p' \
+		"$work/err")
 	if [ "$status" -ne 0 ]; then
 		fail "$name" "status $status: $(head -n 1 "$work/err")"
 	elif ! grep -q '\<sysinfo_ehdr=0x[1-9a-f]' "$work/out" ||
 	     ! grep -q '\<listed=1\>' "$work/out" || ! grep -q '\<clock_gettime=0\>' "$work/out"; then
 		fail "$name" "no vDSO seen: $(head -n 1 "$work/out")"
-	elif [ -z "$image" ]; then
-		fail "$name" "-v named no image: $(head -n 1 "$work/err")"
+	elif [ -z "$image" ] || [ -z "$support" ]; then
+		fail "$name" "-v named no image, loader or preload: $(head -n 1 "$work/err")"
 	else
-		case $(cd "$(dirname "$image")" && pwd -P)/ in
-		"$build"/*) fail "$name" "it mapped the build tree's $image" ;;
-		*) pass "$name ($image)" ;;
-		esac
+		from_build=
+		for f in $image $support; do
+			case $(cd "$(dirname "$f")" && pwd -P)/ in
+			"$build"/*) from_build="$from_build $f" ;;
+			esac
+		done
+		if [ -n "$from_build" ]; then fail "$name" "it used the build tree's$from_build"
+		else pass "$name ($image)"; fi
 	fi
 }
 

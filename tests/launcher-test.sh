@@ -108,6 +108,54 @@ check_passthrough() { # NAME PROBE
 	fi
 }
 
+# Who the program is, as QEMU tells it (/proc/self/exe, argv, AT_EXECFN,
+# /proc/self/cmdline), and its /proc/self/environ and LD_PRELOAD: plain
+# QEMU's, run as ./NAME from its directory, with QEMU_ARGV0, with -0 and
+# with a user's LD_PRELOAD (which every ld.so, the guest's too, says it
+# cannot load).
+check_identity() { # NAME PROBE
+	id_name=$1 dir=${2%/*} base=./${2##*/}
+	for how in plain QEMU_ARGV0 -0 LD_PRELOAD; do
+		case $how in
+		plain) set -- "$base" ;;
+		QEMU_ARGV0) set -- "$base"; export QEMU_ARGV0=argv0-from-env ;;
+		-0) set -- -0 argv0-from-option "$base" ;;
+		LD_PRELOAD) set -- "$base"; export LD_PRELOAD="$work/no-such-preload.so" ;;
+		esac
+		(cd "$dir" && "$run" --no-vdso "$@" identity a 'b c' >"$work/plain" \
+			2>"$work/plain-err")
+		(cd "$dir" && "$run" "$@" identity a 'b c' >"$work/out" 2>"$work/err")
+		status=$?
+		unset QEMU_ARGV0 LD_PRELOAD
+		if [ "$status" -ne 0 ] || ! cmp -s "$work/out" "$work/plain" ||
+		   ! cmp -s "$work/err" "$work/plain-err"; then
+			fail "$id_name" "$how: status $status, differs from plain QEMU's:"
+			diff "$work/plain" "$work/out"; diff "$work/plain-err" "$work/err"; show
+			return
+		fi
+	done
+	pass "$id_name"
+}
+
+# $ORIGIN: a program whose library only its RUNPATH $ORIGIN/lib finds,
+# run by a relative and an absolute name from elsewhere, starts with the
+# vDSO and is itself.
+check_origin() { # NAME PROBE
+	for prog in "${2#"$top_builddir"/}" "$2"; do
+		(cd "$top_builddir" && "$run" "$prog" >"$work/out" 2>"$work/err" </dev/null)
+		status=$?
+		ehdr=$(value sysinfo_ehdr)
+		if [ "$status" -ne 0 ] || [ "$(value lib)" != found ]; then
+			fail "$1" "$prog: status $status, the library not found"; show; return
+		elif [ "${ehdr:-0}" = 0 ]; then
+			fail "$1" "$prog: AT_SYSINFO_EHDR is 0"; show; return
+		elif [ "$(value exe)" != "$2" ]; then
+			fail "$1" "$prog: /proc/self/exe is not the program"; show; return
+		fi
+	done
+	pass "$1"
+}
+
 check_environment() { # NAME PROBE
 	PROBE_VAR='a=b c' "$run" --no-vdso "$2" env >"$work/plain" 2>&1
 	PROBE_VAR='a=b c' "$run" "$2" env >"$work/out" 2>"$work/err"
@@ -422,29 +470,34 @@ check_bad_interpreter() { # NAME TARGET PROBE
 	fi
 }
 
-# The loader run by hand under QEMU, as ppctime-run runs it.
-run_loader() { # TARGET ARGS...
+# The loader run by hand under QEMU with PPCTIME_LAUNCH=LAUNCH (none if
+# empty), as ppctime-run runs it but as QEMU's program itself.
+run_loader() { # TARGET LAUNCH
 	qemu=$(eval echo "\$QEMU_$1")
 	loader=$top_builddir/launcher/$(eval echo "\$LOADER_$1")
-	shift
-	"$qemu" "$loader" "$@" >"$work/out" 2>"$work/err" </dev/null
+	if [ -n "$2" ]; then
+		PPCTIME_LAUNCH=$2 "$qemu" "$loader" >"$work/out" 2>"$work/err" </dev/null
+	else
+		"$qemu" "$loader" >"$work/out" 2>"$work/err" </dev/null
+	fi
 	status=$?
 }
 
-# The loader's arguments before PROGRAM, in the order its usage names them
+# PPCTIME_LAUNCH's fields in the order the loader's message names them
 # (launch_protocol.h), into $args.
 loader_args() { # TARGET DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD
-	run_loader "$1"
+	run_loader "$1" ""
 	args=
-	for name in $(sed -n 's/.*usage: ppctime-loader \(.*\) PROGRAM .*/\1/p' "$work/err"); do
+	for name in $(sed -n 's/.*PPCTIME_LAUNCH=\([A-Z_,]*\).*/\1/p' "$work/err" | tr , ' '); do
 		case $name in
-		DATA_FD) args="$args $2" ;;
-		PAGE_SIZE) args="$args $3" ;;
-		IMAGE_FD) args="$args $4" ;;
-		PROGRAM_FD) args="$args $5" ;;
-		*) args="$args unknown-argument-$name" ;;
+		DATA_FD) args="$args,$2" ;;
+		PAGE_SIZE) args="$args,$3" ;;
+		IMAGE_FD) args="$args,$4" ;;
+		PROGRAM_FD) args="$args,$5" ;;
+		*) args="$args,unknown-field-$name" ;;
 		esac
 	done
+	args=${args#,}
 }
 
 check_loader_status() { # NAME EXPECTED MESSAGE TARGET ARGS...
@@ -461,19 +514,16 @@ check_loader_status() { # NAME EXPECTED MESSAGE TARGET ARGS...
 # PROGRAM open as descriptor 3; descriptor 9, closed, for the vDSO's.
 check_loader_failures() { # TARGET STATIC_PROBE
 	page=$(eval echo "\$PAGE_SIZE_$1")
-	check_loader_status "loader-usage-$1" 125 'usage: ppctime-loader' "$1"
+	check_loader_status "loader-usage-$1" 125 'no PPCTIME_LAUNCH' "$1" ""
 	loader_args "$1" 9 "$page" 9 x
-	# shellcheck disable=SC2086
-	check_loader_status "loader-bad-argument-$1" 125 'bad program descriptor' \
-		"$1" $args "$2" 3<"$2" 9<&-
+	check_loader_status "loader-bad-argument-$1" 125 'bad PROGRAM_FD' \
+		"$1" "$args" 3<"$2" 9<&-
 	loader_args "$1" 9 "$page" 9 3
-	# shellcheck disable=SC2086
 	check_loader_status "loader-no-vdso-$1" 125 'vDSO image descriptor 9' \
-		"$1" $args "$2" 3<"$2" 9<&-
+		"$1" "$args" 3<"$2" 9<&-
 	write_script "$work/script"
-	# shellcheck disable=SC2086
 	check_loader_status "loader-not-elf-$1" 126 'not an ELF file' \
-		"$1" $args "$work/script" 3<"$work/script" 9<&-
+		"$1" "$args" 3<"$work/script" 9<&-
 }
 
 # stderr a closed pipe: the notice of the timekeeper's death must not kill
@@ -611,11 +661,25 @@ check_missing_files() { # NAME PROBE
 	fi
 }
 
+# The preload in a program ppctime-run did not start: it says so, with
+# status 125, rather than let QEMU run PROGRAM with no vDSO.
+check_preload_alone() {
+	LD_PRELOAD=$top_builddir/launcher/ppctime-qemu-preload.so /bin/true \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 125 ] && has 'no usable ppctime-launch memfd' err; then
+		pass preload-alone
+	else
+		fail preload-alone "status $status"; show
+	fi
+}
+
 if [ ! -x "$run" ]; then
 	skip launcher "$run not built"
 	exit 0
 fi
 check_usage
+check_preload_alone
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t
 	[ -x "$dyn" ] || continue
@@ -641,6 +705,9 @@ for t in $TARGETS; do
 	check_passthrough "passthrough-dynamic-$t" "$dyn"
 	check_passthrough "passthrough-static-$t" "$static"
 	check_environment "environment-$t" "$dyn"
+	check_identity "identity-dynamic-$t" "$dyn"
+	check_identity "identity-static-$t" "$static"
+	check_origin "origin-$t" "$probes/origin-$t/origin-probe"
 	check_status "exit-status-$t" 42 "$dyn" exit 42
 	check_status "death-by-signal-$t" 143 "$dyn" signal 15
 	check_status "death-by-signal-static-$t" 139 "$static" signal 11

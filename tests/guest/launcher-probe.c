@@ -21,11 +21,16 @@
  *   year              the year CLOCK_REALTIME and REALTIME_COARSE say it is
  *   tz                the timezone gettimeofday() reports
  *   auxv              the auxiliary vector, addresses as checks on them
+ *   identity ARGS...  who the program is: /proc/self/exe (its target and
+ *                     size), argv, AT_EXECFN, /proc/self/cmdline, and what
+ *                     it reads of its environment: /proc/self/environ and
+ *                     LD_PRELOAD
  *
  * Output is "key=value" words the shell test matches.
  */
 #define _GNU_SOURCE
 #include <elf.h>
+#include <fcntl.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -101,6 +106,42 @@ static int find_auxv_addresses(struct dl_phdr_info *info, size_t size, void *dat
 	if ((unsigned long)info->dlpi_phdr == check->phdr)
 		check->phdr_found = 1;
 	return 0;
+}
+
+/* A /proc/self file's contents on one line, NULs as '|'. */
+static void show_proc_file(const char *name)
+{
+	char buf[65536];
+	int fd = open(name, O_RDONLY);
+	ssize_t len = fd >= 0 ? read(fd, buf, sizeof(buf)) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	for (ssize_t i = 0; i < len; i++)
+		putchar(buf[i] ? buf[i] : '|');
+	putchar('\n');
+}
+
+/* What QEMU emulates of the program's identity and environment. */
+static void show_identity(int argc, char **argv)
+{
+	char buf[8192];
+	const char *preload = getenv("LD_PRELOAD");
+	ssize_t len = readlink("/proc/self/exe", buf, sizeof(buf) - 1);
+	int fd = open("/proc/self/exe", O_RDONLY);
+
+	printf("exe=%.*s\n", len > 0 ? (int)len : 0, buf);
+	printf("exe_size=%ld\n", fd >= 0 ? (long)lseek(fd, 0, SEEK_END) : -1L);
+	if (fd >= 0)
+		close(fd);
+	for (int i = 0; i < argc; i++)
+		printf("argv[%d]=%s\n", i, argv[i]);
+	printf("execfn=%s\n", (const char *)getauxval(AT_EXECFN));
+	printf("cmdline=");
+	show_proc_file("/proc/self/cmdline");
+	printf("environ=");
+	show_proc_file("/proc/self/environ");
+	printf("LD_PRELOAD%s%s\n", preload ? "=" : " unset", preload ? preload : "");
 }
 
 /* Values as they are; addresses (which differ from run to run) as whether
@@ -347,6 +388,10 @@ int main(int argc, char **argv)
 		show_auxv();
 		return 0;
 	}
+	if (!strcmp(cmd, "identity")) {
+		show_identity(argc, argv);
+		return 0;
+	}
 	if (!strcmp(cmd, "tz")) {
 		struct timeval tv;
 		struct timezone tz;
@@ -356,6 +401,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: %s vdso|echo ARGS|env|exit N|signal N|calls N CLOCK|"
-		"compare MS CLOCK...|orphan exit|wait|year|tz|auxv|env\n", argv[0]);
+		"compare MS CLOCK...|orphan exit|wait|year|tz|auxv|identity ARGS|env\n", argv[0]);
 	return 2;
 }
