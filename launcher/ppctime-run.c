@@ -23,7 +23,6 @@
 #include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <link.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -174,6 +173,51 @@ static uint64_t elf64(const unsigned char *p, bool big_endian)
 			  : elf32(p, false) | (uint64_t)elf32(p + 4, false) << 32;
 }
 
+/*
+ * The program interpreter (PT_INTERP) of the ELF file open as FD, whose
+ * header EH was read, of either class and byte order: *INTERP malloc'd,
+ * or NULL for none.  Returns NULL, or what is wrong with the file.
+ */
+static const char *elf_interpreter(int fd, const unsigned char *eh, char **interp)
+{
+	bool big_endian = eh[EI_DATA] == ELFDATA2MSB, is64 = eh[EI_CLASS] == ELFCLASS64;
+	unsigned char ph[sizeof(Elf64_Phdr)];
+	uint64_t phoff, offset, size;
+	unsigned phentsize, phnum;
+
+	*interp = NULL;
+	if (is64) {
+		phoff = elf64(eh + offsetof(Elf64_Ehdr, e_phoff), big_endian);
+		phentsize = elf16(eh + offsetof(Elf64_Ehdr, e_phentsize), big_endian);
+		phnum = elf16(eh + offsetof(Elf64_Ehdr, e_phnum), big_endian);
+	} else {
+		phoff = elf32(eh + offsetof(Elf32_Ehdr, e_phoff), big_endian);
+		phentsize = elf16(eh + offsetof(Elf32_Ehdr, e_phentsize), big_endian);
+		phnum = elf16(eh + offsetof(Elf32_Ehdr, e_phnum), big_endian);
+	}
+	if (phentsize < (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) || phentsize > sizeof(ph))
+		return "bad program header size";
+	for (unsigned i = 0; i < phnum; i++) {
+		if (pread(fd, ph, phentsize, phoff + (uint64_t)i * phentsize) != phentsize)
+			return "truncated program headers";
+		if (elf32(ph, big_endian) != PT_INTERP)
+			continue;
+		offset = is64 ? elf64(ph + offsetof(Elf64_Phdr, p_offset), big_endian)
+			      : elf32(ph + offsetof(Elf32_Phdr, p_offset), big_endian);
+		size = is64 ? elf64(ph + offsetof(Elf64_Phdr, p_filesz), big_endian)
+			    : elf32(ph + offsetof(Elf32_Phdr, p_filesz), big_endian);
+		if (size >= PATH_MAX || !(*interp = calloc(1, size + 1)))
+			return "bad program interpreter";
+		if (pread(fd, *interp, size, offset) != (ssize_t)size) {
+			free(*interp);
+			*interp = NULL;
+			return "truncated program interpreter";
+		}
+		return NULL;
+	}
+	return NULL;
+}
+
 /* What the kernel's exec asks of a file, which QEMU does not ask as a user. */
 static void check_executable(int fd, const char *path)
 {
@@ -191,12 +235,12 @@ static void check_executable(int fd, const char *path)
 
 static void read_program_header(const char *path, struct program_info *info)
 {
-	unsigned char eh[sizeof(Elf64_Ehdr)], ph[sizeof(Elf64_Phdr)];
+	unsigned char eh[sizeof(Elf64_Ehdr)];
 	bool big_endian;
 	int elf_class;
 	uint16_t machine;
-	uint64_t phoff;
-	unsigned phentsize, phnum;
+	const char *bad;
+	char *interp;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	/* As env: only a missing file is "not found". */
@@ -220,24 +264,11 @@ static void read_program_header(const char *path, struct program_info *info)
 		       " ppctime runs ppc32, ppc64 and ppc64le ones", path,
 		       eh[EI_CLASS], eh[EI_DATA], machine);
 
-	if (elf_class == 64) {
-		phoff = elf64(eh + offsetof(Elf64_Ehdr, e_phoff), big_endian);
-		phentsize = elf16(eh + offsetof(Elf64_Ehdr, e_phentsize), big_endian);
-		phnum = elf16(eh + offsetof(Elf64_Ehdr, e_phnum), big_endian);
-	} else {
-		phoff = elf32(eh + offsetof(Elf32_Ehdr, e_phoff), big_endian);
-		phentsize = elf16(eh + offsetof(Elf32_Ehdr, e_phentsize), big_endian);
-		phnum = elf16(eh + offsetof(Elf32_Ehdr, e_phnum), big_endian);
-	}
-	if (phentsize < sizeof(Elf32_Phdr) || phentsize > sizeof(ph))
-		refuse_program("%s: bad program header size %u", path, phentsize);
-	info->dynamic = false;
-	for (unsigned i = 0; i < phnum; i++) {
-		if (pread(fd, ph, phentsize, phoff + (uint64_t)i * phentsize) != phentsize)
-			refuse_program("%s: truncated program headers", path);
-		if (elf32(ph, big_endian) == PT_INTERP)
-			info->dynamic = true;
-	}
+	bad = elf_interpreter(fd, eh, &interp);
+	if (bad)
+		refuse_program("%s: %s", path, bad);
+	info->dynamic = interp != NULL;
+	free(interp);
 	info->fd = fd;
 }
 
@@ -292,23 +323,14 @@ static const char *find_qemu(const struct target *t)
 /* The ELF interpreter of the host program at PATH (malloc'd), or NULL. */
 static char *host_interpreter(const char *path)
 {
-	ElfW(Ehdr) eh;
-	ElfW(Phdr) ph;
+	unsigned char eh[sizeof(Elf64_Ehdr)];
 	char *interp = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
-	if (pread(fd, &eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh.e_ident, ELFMAG, SELFMAG) &&
-	    eh.e_phentsize == sizeof(ph))
-		for (unsigned i = 0; i < eh.e_phnum && !interp; i++)
-			if (pread(fd, &ph, sizeof(ph), eh.e_phoff + (off_t)i * sizeof(ph)) ==
-			    sizeof(ph) && ph.p_type == PT_INTERP && ph.p_filesz < PATH_MAX &&
-			    (interp = calloc(1, ph.p_filesz + 1)) &&
-			    pread(fd, interp, ph.p_filesz, ph.p_offset) != (ssize_t)ph.p_filesz) {
-				free(interp);
-				interp = NULL;
-			}
+	if (pread(fd, eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh, ELFMAG, SELFMAG))
+		elf_interpreter(fd, eh, &interp);
 	close(fd);
 	return interp;
 }
