@@ -4,7 +4,7 @@
 # them for "make bench"; make check runs each once, briefly
 # (benchtests/micro-smoke-test.sh).
 
-MICRO_BENCHMARKS = tb null_syscall context_switch vdsotest
+MICRO_BENCHMARKS = tb null_syscall context_switch vdsotest sleeper
 
 # $(1): program, $(2): target
 define micro_rules

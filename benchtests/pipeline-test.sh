@@ -18,7 +18,7 @@ out=benchtests/pipeline-smoke
 rm -rf "$out"
 mkdir -p "$out"
 
-for suite in insns timings; do
+for suite in insns timings timekeeper; do
 	if BENCH_DURATION=0.001 BENCH_REPS=5 bench measure "$suite" $TARGETS >"$out/$suite.log" 2>&1; then
 		pass "measure $suite: $(cat "$out"/records/"$suite"-*.jsonl | wc -l) records"
 	else
@@ -46,7 +46,8 @@ report=$out/report.md
 charts=
 for t in $TARGETS; do
 	missing=
-	for heading in "## $t" "### Summary" "### Instructions per call" "### The seeds' designs" "### Timings"; do
+	for heading in "## $t" "### Summary" "### Instructions per call" "### The seeds' designs" "### Timings" \
+			"### timekeeper"; do
 		grep -qxF "$heading" "$report" 2>/dev/null || grep -qF "$heading (" "$report" 2>/dev/null ||
 			missing="$missing '$heading'"
 	done

@@ -23,7 +23,7 @@ LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 # they change) holds them.  QEMU's paths come with the targets (targets.h).
 launcher_run_defs = -DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
 launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/launch_protocol.h \
-	$(launcher_src)/timekeeper.h \
+	$(launcher_src)/timekeeper.h $(launcher_src)/timekeeperd_client.h \
 	$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
 	targets.h Makefile
 launcher_run_cc = $(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) \
@@ -45,15 +45,41 @@ launcher/installable/ppctime-run.o: $(launcher_run_deps) launcher/installable/di
 	$(Q)$(launcher_run_cc) -include launcher/installable/dirs.h -c -o $@ $<
 
 # The ELF reader, also linked into tests/vdso-check.
-launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h Makefile
+launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h \
+		$(launcher_src)/fail.h Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
 
 launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o \
-		launcher/timekeeper.o launcher/vdso_image.o
+		launcher/timekeeper.o launcher/timekeeperd_client.o launcher/keeper_watch.o \
+		launcher/vdso_image.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
+
+# The shared timekeeper (ppctime-timekeeperd.c) and a launch's side of it,
+# which the daemon links too (the user's directory).  ppctime-run finds
+# the daemon beside its loaders; the systemd units name it there.
+launcher_tkd_headers = $(launcher_src)/timekeeperd_protocol.h $(launcher_src)/keeper_watch.h \
+	$(launcher_src)/fail.h \
+	$(launcher_src)/timekeeperd_client.h $(launcher_src)/timekeeper.h \
+	$(srcdir)/vdso-kernel/include/vdso/datapage.h targets.h
+launcher/timekeeperd_client.o launcher/ppctime-timekeeperd.o launcher/keeper_watch.o: \
+		launcher/%.o: $(launcher_src)/%.c $(launcher_tkd_headers) Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -I$(srcdir)/vdso-kernel/include \
+		-c -o $@ $<
+
+launcher/ppctime-timekeeperd: launcher/ppctime-timekeeperd.o launcher/timekeeperd_client.o \
+		launcher/keeper_watch.o launcher/timekeeper.o
+	$(quiet) LD $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $^
+
+launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket: launcher/%: \
+		$(launcher_src)/%.in Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(SED) -e 's|@pkglibexecdir@|$(pkglibexecdir)|g' $< >$@
 
 # The preload that has QEMU load the loader in PROGRAM's place
 # (launch_protocol.h): a host shared object, private to ppctime-run (no
@@ -121,19 +147,39 @@ tests/guest/elfv2-probe-ppc64: $(srcdir)/tests/guest/elfv2-probe.S
 endif
 
 ALL += launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-run.1 \
-	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so
+	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so launcher/ppctime-timekeeperd \
+	launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
 INSTALL_BIN += launcher/installable/ppctime-run
 # QEMU runs only files with an execute bit.
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
 # Beside the loaders: ppctime-run finds both in LOADER_DIR.
 INSTALL_HOST_LIBEXEC += launcher/ppctime-qemu-preload.so
+# The daemon runs, so it is not among INSTALL_HOST_LIBEXEC (mode 644); its
+# units go where systemd looks for a package's (Debian 12's
+# /lib/systemd/system: debian/rules sets it).
+systemdsystemunitdir = $(prefix)/lib/systemd/system
+launcher_units = launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
+install-timekeeperd: installdirs all
+	$(INSTALL_PROGRAM) launcher/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)
+	$(MKDIR_P) $(DESTDIR)$(systemdsystemunitdir)
+	$(INSTALL_DATA) $(launcher_units) $(DESTDIR)$(systemdsystemunitdir)
+uninstall-timekeeperd:
+	rm -f $(DESTDIR)$(pkglibexecdir)/ppctime-timekeeperd \
+		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(launcher_units)))
+INSTALL_HOOKS += install-timekeeperd
+UNINSTALL_HOOKS += uninstall-timekeeperd
+.PHONY: install-timekeeperd uninstall-timekeeperd
 # The manual page, made by configure (the version).
 INSTALL_MAN1 += launcher/ppctime-run.1
-TESTS += $(srcdir)/tests/launcher-test.sh
+TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh
 CHECK_DEPS += $(LAUNCHER_PROBES)
 INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
 CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
+	launcher/ppctime-timekeeperd launcher/ppctime-timekeeperd.o \
+	launcher/timekeeperd_client.o launcher/keeper_watch.o \
+	launcher/ppctime-timekeeperd.service tests/timekeeperd \
+	launcher/ppctime-timekeeperd.socket \
 	launcher/installable \
 	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so \
 	$(LAUNCHER_PROBES) $(foreach t,$(TARGETS),tests/guest/origin-$(t))

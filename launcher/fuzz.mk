@@ -16,7 +16,7 @@ fuzz_bin = launcher/fuzz_vdso_image
 fuzz_srcs = $(srcdir)/launcher/fuzz_vdso_image.c $(srcdir)/launcher/vdso_image.c
 fuzz_script = $(srcdir)/launcher/fuzz-vdso-image.sh
 
-$(fuzz_bin): $(fuzz_srcs) $(srcdir)/launcher/vdso_image.h
+$(fuzz_bin): $(fuzz_srcs) $(srcdir)/launcher/vdso_image.h $(srcdir)/launcher/fail.h
 	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "$(FUZZ_CC) not found: install the Debian packages $(FUZZ_PACKAGES)" >&2; exit 1; }
 	$(quiet) FUZZCC $@
 	$(Q)$(MKDIR_P) $(@D)

@@ -4,12 +4,16 @@
  * a Linux kernel would give it one at exec.
  *
  * The host side of the work: pick the QEMU for PROGRAM's ELF header, check
- * the vDSO image, create the data pages as a memfd, start the timekeeper
- * in a child process (named ppctime-tk) that keeps them current, and start
- * QEMU as for PROGRAM itself but loading the guest loader
- * (ppctime-loader-TARGET) in its place (launch_protocol.h), which maps the
- * pages and the image in the guest and enters PROGRAM.  This process then
- * watches both children: a timekeeper that stalls is killed, and one that
+ * the vDSO image, take the data pages from the shared timekeeper
+ * (ppctime-timekeeperd, timekeeperd_client.h), or where there is none or
+ * a clock option asks for a timekeeper of its own, create them as a memfd
+ * and start the timekeeper in a child process (named ppctime-tk) that
+ * keeps them current, and start QEMU as for PROGRAM itself but loading
+ * the guest loader (ppctime-loader-TARGET) in its place
+ * (launch_protocol.h), which maps the pages and the image in the guest and
+ * enters PROGRAM.  This process then watches both children (the daemon
+ * has a watchdog of its own: of it only a hang-up, its death, is seen
+ * here): a timekeeper that stalls is killed, and one that
  * dies, however, leaves the page in VDSO_CLOCKMODE_NONE (the kernel writes
  * it, timekeeper_clear_mode_at_exit()) so readers use the system call;
  * when the program ends, it ends the same way.  Only the timekeeper maps
@@ -43,24 +47,17 @@
 #include <unistd.h>
 
 #include "vdso/datapage.h"
+#include "keeper_watch.h"
 #include "launch_protocol.h"
 #include "targets.h"
 #include "timekeeper.h"
+#include "timekeeperd_client.h"
 #include "vdso_image.h"
 
 #define PPCTIME_STRING_(x) #x
 #define PPCTIME_STRING(x) PPCTIME_STRING_(x)
 
-/*
- * The timekeeper updates every period (1 ms by default).  Stopped
- * (SIGSTOP, a tracer) it counts as stalled once its update count has stayed
- * put STALL_STOPPED_MS (or 2 periods), since until then the coarse clocks
- * stand still; in any other state after STALL_MS (or 3 periods): merely
- * waiting for a busy CPU is no reason to give up the vDSO, whose
- * high-resolution clocks run on between updates.
- */
-#define STALL_STOPPED_MS 20
-#define STALL_MS	200
+/* How often the watchdog looks at a launch's own keeper (keeper_watch.h). */
 #define WATCH_POLL_MS	10
 
 struct target {
@@ -85,7 +82,9 @@ static const char usage_text[] =
 	"Usage: ppctime-run [OPTIONS] PROGRAM [ARGS...]\n"
 	"Run a powerpc Linux PROGRAM under QEMU user mode (qemu-ppc, qemu-ppc64 or\n"
 	"qemu-ppc64le, chosen from its ELF header) with a vDSO mapped as the kernel\n"
-	"maps it, its data pages kept current by a timekeeper process.\n"
+	"maps it, its data pages kept current by the shared timekeeper\n"
+	"(ppctime-timekeeperd: the machine's, else the user's, started when needed)\n"
+	"or, with the clock options below, by a timekeeper of its own.\n"
 	"\n"
 	"  --sysroot=DIR      dynamic programs get their ld.so and libraries from DIR\n"
 	"                     (QEMU's -L; default /usr/TRIPLET, the Debian cross libc,\n"
@@ -107,7 +106,10 @@ static const char usage_text[] =
 	"  --update-hz=N      timekeeper updates per second (default %d, at most %d)\n"
 	"  --timekeeper=MODE  auto (default): mirror the host kernel's timekeeping\n"
 	"                     where it can, else steer its own; mirror; or steer\n"
-	"  -v, --verbose      say how the timekeeper keeps time (stderr)\n"
+	"  --private-timekeeper\n"
+	"                     a timekeeper of its own, not the shared one (the four\n"
+	"                     options above imply it)\n"
+	"  -v, --verbose      say which timekeeper keeps time and how (stderr)\n"
 	"  -h, --help         show this text\n"
 	"      --version      show the version\n"
 	"\n"
@@ -278,7 +280,7 @@ static void read_program_header(const char *path, struct program_info *info)
  * build tree's finding the build tree's files, the installed one the
  * installed files wherever the installed tree was moved.
  */
-static char *find_support_file(const char *dir, const char *name)
+static char *support_file(const char *dir, const char *name, bool required)
 {
 	char exe[PATH_MAX], *path, *tidy;
 	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -290,6 +292,10 @@ static char *find_support_file(const char *dir, const char *name)
 	*strrchr(exe, '/') = '\0';
 	if (asprintf(&path, "%s/%s/%s", exe, dir, name) < 0)
 		refuse("out of memory");
+	if (access(path, R_OK) < 0 && !required) {
+		free(path);
+		return NULL;
+	}
 	if (access(path, R_OK) < 0)
 		refuse("%s: %s: was the target enabled at configure time, and the tree "
 		       "built (or installed)?", path, strerror(errno));
@@ -299,6 +305,11 @@ static char *find_support_file(const char *dir, const char *name)
 		path = tidy;
 	}
 	return path;
+}
+
+static char *find_support_file(const char *dir, const char *name)
+{
+	return support_file(dir, name, true);
 }
 
 static const char *find_qemu(const struct target *t)
@@ -524,12 +535,10 @@ static unsigned parse_update_hz(const char *arg)
 
 static enum timekeeper_mode parse_timekeeper_mode(const char *arg)
 {
-	if (!strcmp(arg, "auto"))
-		return TIMEKEEPER_AUTO;
-	if (!strcmp(arg, "mirror"))
-		return TIMEKEEPER_MIRROR;
-	if (!strcmp(arg, "steer"))
-		return TIMEKEEPER_STEER;
+	enum timekeeper_mode mode;
+
+	if (timekeeper_mode_from_name(arg, &mode) == 0)
+		return mode;
 	usage_error("--timekeeper takes auto, mirror or steer");
 }
 
@@ -642,21 +651,12 @@ static int pidfd_of(pid_t pid)
 	return fd;
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
 struct watch {
 	pid_t program, keeper;		/* keeper 0 once it is gone */
 	int program_fd, keeper_fd, signal_fd;
+	int daemon_fd;			/* the shared keeper's socket, or -1 */
 	const struct timekeeper *tk;	/* shared with the keeper */
-	long long period_ms;		/* between its updates */
-	uint64_t last_updates;
-	long long updates_moved_ms, last_look_ms;
+	struct keeper_watch stall;
 };
 
 /* Its death left the page in mode NONE: say so. */
@@ -668,49 +668,15 @@ static void keeper_gone(struct watch *w, const char *why)
 	w->keeper = 0;
 }
 
-/* The state letter of /proc/PID/stat: R, S, D, T, t, Z... */
-static char process_state(pid_t pid)
-{
-	char path[64], stat[512], *end;
-	int fd, len;
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return '?';
-	len = read(fd, stat, sizeof(stat) - 1);
-	close(fd);
-	if (len <= 0)
-		return '?';
-	stat[len] = '\0';
-	end = strrchr(stat, ')');	/* the name may hold anything */
-	return end && end[1] == ' ' ? end[2] : '?';
-}
-
 static void check_keeper(struct watch *w)
 {
-	long long now = now_ms(), still;
 	/* Its update count, not the page's seq: in mirror mode an update
 	 * that finds the host's clocks unchanged publishes nothing. */
 	uint64_t updates = __atomic_load_n(&w->tk->updates, __ATOMIC_RELAXED);
-	char why[128], state;
+	char why[128];
 
-	/* A gap in our own looking (stopped, descheduled) proves nothing. */
-	if (updates != w->last_updates || now - w->last_look_ms > 2 * WATCH_POLL_MS + 30)
-		w->updates_moved_ms = now;
-	w->last_updates = updates;
-	w->last_look_ms = now;
-	still = now - w->updates_moved_ms;
-	if (still <= STALL_STOPPED_MS || still <= 2 * w->period_ms)
-		return;
-	state = process_state(w->keeper);
-	if (!strchr("Tt", state) && (still <= STALL_MS || still <= 3 * w->period_ms))
-		return;
-	kill(w->keeper, SIGKILL);
-	waitpid(w->keeper, NULL, 0);
-	snprintf(why, sizeof(why), "timekeeper stalled (no update in %lld ms, state %c), "
-		 "killed it", still, state);
-	keeper_gone(w, why);
+	if (keeper_watch_look(&w->stall, updates, why, sizeof(why)))
+		keeper_gone(w, why);
 }
 
 static void reap_keeper(struct watch *w)
@@ -732,15 +698,17 @@ static void reap_keeper(struct watch *w)
 static int watch_program(struct watch *w)
 {
 	for (;;) {
-		struct pollfd fds[3] = {
+		struct pollfd fds[4] = {
 			{ .fd = w->program_fd, .events = POLLIN },
 			{ .fd = w->signal_fd, .events = POLLIN },
 			{ .fd = w->keeper_fd, .events = POLLIN },
+			{ .fd = w->daemon_fd, .events = POLLIN },
 		};
 		struct signalfd_siginfo si;
 		int status;
 
-		if (poll(fds, 3, WATCH_POLL_MS) < 0 && errno != EINTR)
+		/* The shared keeper has a watchdog of its own: no need to look. */
+		if (poll(fds, 4, w->keeper ? WATCH_POLL_MS : -1) < 0 && errno != EINTR)
 			refuse("poll: %s", strerror(errno));
 		if (fds[1].revents & POLLIN &&
 		    read(w->signal_fd, &si, sizeof(si)) == sizeof(si))
@@ -749,6 +717,12 @@ static int watch_program(struct watch *w)
 			reap_keeper(w);
 		else if (w->keeper)
 			check_keeper(w);
+		if (fds[3].revents) {
+			fprintf(stderr, "ppctime-run: timekeeper daemon gone: clocks now served by "
+				"the system call\n");
+			close(w->daemon_fd);
+			w->daemon_fd = -1;
+		}
 		if (fds[0].revents & POLLIN && waitpid(w->program, &status, 0) == w->program)
 			return status;
 	}
@@ -758,6 +732,7 @@ static int watch_program(struct watch *w)
 struct request {
 	const char *sysroot, *image_path, *argv0;
 	bool use_vdso, verbose;
+	bool private_keeper;		/* asked for, or implied by a clock option */
 	unsigned long page_size;	/* 0: the image's */
 	struct timekeeper_options tk_options;
 	struct timezone tz;
@@ -769,7 +744,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 {
 	enum {
 		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
-		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_VERSION,
+		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_VERSION,
 	};
 	static const struct option options[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
@@ -780,6 +755,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "tz", required_argument, NULL, OPT_TZ },
 		{ "update-hz", required_argument, NULL, OPT_UPDATE_HZ },
 		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
+		{ "private-timekeeper", no_argument, NULL, OPT_PRIVATE },
 		{ "argv0", required_argument, NULL, '0' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -814,6 +790,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			req->tk_options.mode = parse_timekeeper_mode(optarg);
 			clock_options = true;
 			break;
+		case OPT_PRIVATE: req->private_keeper = true; break;
 		case '0': req->argv0 = optarg; break;
 		case 'v': req->verbose = true; break;
 		case 'h':
@@ -825,6 +802,8 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		default: usage_error("bad option");
 		}
 	}
+	/* The shared page is the host's clocks as they are. */
+	req->private_keeper |= clock_options;
 	if (!req->use_vdso && (req->image_path || req->page_size || clock_options))
 		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size and the "
 			    "timekeeper's options need the vDSO");
@@ -832,6 +811,24 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		usage_error("no PROGRAM to run");
 	req->program_argv = argv + optind;
 	req->program_argc = argc - optind;
+}
+
+/*
+ * The shared timekeeper's page for t, if one can be had: the machine's
+ * daemon, or the user's, started now if need be.  A launch without one
+ * keeps its own timekeeper and, with -v, says why.
+ */
+static int attach_daemon(const struct target *t, unsigned long page_size, bool verbose,
+			 struct tkd_attach *daemon, char *why, size_t whylen)
+{
+	char *path = support_file(LOADER_DIR, "ppctime-timekeeperd", false);
+	int r = tkd_attach(daemon, &t->tk_target, page_size, path, why, whylen);
+
+	if (r && verbose)
+		fprintf(stderr, "ppctime-run: no timekeeper daemon (%s%s): using a private "
+			"timekeeper\n", why, path ? "" : "; ppctime-timekeeperd not installed");
+	free(path);
+	return r;
 }
 
 /*
@@ -849,6 +846,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	unsigned long page_size;
 	struct vdso_image image;
 	struct timekeeper *tk;
+	struct tkd_attach daemon;
 	struct watch w = { 0 };
 	struct program_signals program_signals;
 	void *pages;
@@ -887,22 +885,44 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (loader_fd < 0)
 		refuse("cannot open %s: %s", loader, strerror(errno));
 
-	pages = create_data_pages(page_size, &data_fd);
 	image_fd = image_memfd(&image);
 	vdso_image_free(&image);
-	req->tk_options.page_size = page_size;
-	/* Shared, so the watchdog sees the keeper's update count move. */
-	tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (tk == MAP_FAILED)
-		refuse("cannot map the timekeeper's state: %s", strerror(errno));
-	if (timekeeper_init(tk, pages, &t->tk_target, &req->tk_options,
-			    err, sizeof(err)) < 0)
-		refuse("cannot start the timekeeper: %s", err);
-	if (req->verbose && timekeeper_describe(tk, err, sizeof(err)) >= 0)
-		fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, timekeeper mode: %s\n"
-			"ppctime-run: %s\n"
-			"ppctime-run: loader %s, preload %s (%s --preload)\n",
-			t->name, image_path, page_size, timekeeper_mode_name(tk), err,
+	w.daemon_fd = -1;
+	if (!req->private_keeper &&
+	    attach_daemon(t, page_size, req->verbose, &daemon, err, sizeof(err)) == 0) {
+		data_fd = daemon.data_fd;
+		/* QEMU's, for the loader to map; the socket stays ours. */
+		if (fcntl(data_fd, F_SETFD, 0) < 0)
+			refuse("fcntl: %s", strerror(errno));
+		w.daemon_fd = daemon.sock;
+		tk = NULL;
+		pages = NULL;
+		if (req->verbose)
+			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, shared "
+				"timekeeper %s: daemon %d at %s\n"
+				"ppctime-run: %s\n",
+				t->name, image_path, page_size,
+				daemon.started ? "started" : "found", (int)daemon.pid,
+				daemon.socket, daemon.describe);
+	} else {
+		pages = create_data_pages(page_size, &data_fd);
+		req->tk_options.page_size = page_size;
+		/* Shared, so the watchdog sees the keeper's update count move. */
+		tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			  -1, 0);
+		if (tk == MAP_FAILED)
+			refuse("cannot map the timekeeper's state: %s", strerror(errno));
+		if (timekeeper_init(tk, pages, &t->tk_target, &req->tk_options,
+				    err, sizeof(err)) < 0)
+			refuse("cannot start the timekeeper: %s", err);
+		if (req->verbose && timekeeper_describe(tk, err, sizeof(err)) >= 0)
+			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, private "
+				"timekeeper mode: %s\n"
+				"ppctime-run: %s\n",
+				t->name, image_path, page_size, timekeeper_mode_name(tk), err);
+	}
+	if (req->verbose)
+		fprintf(stderr, "ppctime-run: loader %s, preload %s (%s --preload)\n",
 			loader, preload, ld_argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
 	if (fcntl(program->fd, F_SETFD, 0) < 0)
@@ -928,15 +948,17 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (w.signal_fd < 0)
 		refuse("signalfd: %s", strerror(errno));
 
-	w.keeper = start_timekeeper(tk);
-	/* From here the timekeeper is the page's one writer. */
-	munmap(pages, VDSO_NR_PAGES * page_size);
-	w.tk = tk;
-	w.period_ms = 1000 / (req->tk_options.update_hz ? req->tk_options.update_hz
-							 : TIMEKEEPER_DEFAULT_HZ);
-	w.keeper_fd = pidfd_of(w.keeper);
-	w.last_updates = tk->updates;
-	w.updates_moved_ms = w.last_look_ms = now_ms();
+	w.keeper_fd = -1;
+	if (tk) {
+		w.keeper = start_timekeeper(tk);
+		/* From here the timekeeper is the page's one writer. */
+		munmap(pages, VDSO_NR_PAGES * page_size);
+		w.tk = tk;
+		w.keeper_fd = pidfd_of(w.keeper);
+		keeper_watch_start(&w.stall, w.keeper, req->tk_options.update_hz ?
+				   req->tk_options.update_hz : TIMEKEEPER_DEFAULT_HZ,
+				   WATCH_POLL_MS, tk->updates);
+	}
 	w.program = start_program(ld_argv, &program_signals);
 	w.program_fd = pidfd_of(w.program);
 	close(launch_fd);

@@ -17,7 +17,6 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <signal.h>
-#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +26,8 @@
 #include <x86intrin.h>
 
 #include <vdso/datapage.h>
+
+#include "fail.h"
 
 #ifndef __x86_64__
 #error "the timekeeper reads the guest's timebase as the x86-64 TSC"
@@ -94,19 +95,6 @@ static const struct host_layout host_layouts[] = {
 #define HOST_CLOCKMODE_TSC	1
 /* The host kernel's writes take well under a microsecond; this is ~1 ms. */
 #define HOST_MAX_SPINS		100000
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
 
 /* The counter, read after everything before it has executed. */
 static inline uint64_t tsc_ordered(void)
@@ -276,36 +264,33 @@ static void *clear_mode_at_exit_thread(void *arg)
 }
 
 /*
- * A thread's clear_child_tid (set_tid_address(2)) is where the kernel
- * writes 0 when the thread exits, but only while another thread still
- * shares its memory.  So each clock_mode gets two threads: whichever of
- * the four dies last, both fields are cleared by one that died before.
- * This thread, the writer, is one of data[0]'s: its own write comes after
- * its last update for sure.
+ * Starts n threads that only wait, each with its clear_child_tid
+ * (set_tid_address(2)) on one of the page's clock_mode fields, two per
+ * field: the first 2 * CS_BASES - n of data[0]'s are the caller's to set.
  */
-int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
+static int clear_mode_threads(struct timekeeper *tk, int n)
 {
 	const struct timekeeper_target *t = &tk->target;
-	uint8_t *page = tk->page;
-	struct clear_mode_at_exit helpers[2 * CS_BASES - 1];
+	struct clear_mode_at_exit helpers[2 * CS_BASES];
 	pthread_attr_t attr;
 	pthread_t thread;
 	sem_t started;
-	int e = pthread_attr_init(&attr), n;
+	int e = pthread_attr_init(&attr), k;
 
 	sem_init(&started, 0, 0);
 	if (!e)
 		e = pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN);
 	if (!e)
 		e = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-	for (n = 0; n < 2 * CS_BASES - 1 && !e; n++) {
-		helpers[n] = (struct clear_mode_at_exit){
-			page + DATA_FIELD(t, (n + 1) / 2, clock_mode), &started };
-		e = pthread_create(&thread, &attr, clear_mode_at_exit_thread, &helpers[n]);
+	for (k = 0; k < n && !e; k++) {
+		helpers[k] = (struct clear_mode_at_exit){
+			tk->page + DATA_FIELD(t, (k + 2 * CS_BASES - n) / 2, clock_mode),
+			&started };
+		e = pthread_create(&thread, &attr, clear_mode_at_exit_thread, &helpers[k]);
 	}
 	pthread_attr_destroy(&attr);
 	/* Each must have set its address before the page depends on it. */
-	for (int i = e ? n - 1 : n; i > 0; i--)
+	for (int i = e ? k - 1 : k; i > 0; i--)
 		while (sem_wait(&started) && errno == EINTR)
 			;
 	sem_destroy(&started);
@@ -313,8 +298,29 @@ int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
 		errno = e;
 		return -1;
 	}
-	syscall(SYS_set_tid_address, page + DATA_FIELD(t, CS_HRES_COARSE, clock_mode));
 	return 0;
+}
+
+/*
+ * A thread's clear_child_tid is where the kernel writes 0 when the thread
+ * exits, but only while another thread still shares its memory.  So each
+ * clock_mode gets two threads: whichever of the four dies last, both
+ * fields are cleared by one that died before.  This thread, the writer,
+ * is one of data[0]'s: its own write comes after its last update for sure.
+ */
+int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
+{
+	if (clear_mode_threads(tk, 2 * CS_BASES - 1))
+		return -1;
+	syscall(SYS_set_tid_address,
+		tk->page + DATA_FIELD(&tk->target, CS_HRES_COARSE, clock_mode));
+	return 0;
+}
+
+/* A thread has one clear_child_tid: a writer of several pages lends it to none. */
+int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk)
+{
+	return clear_mode_threads(tk, 2 * CS_BASES);
 }
 
 /* ---- Linear functions of the counter ---- */
@@ -1101,6 +1107,31 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 	return 0;
 }
 
+int timekeeper_init_like(struct timekeeper *tk, void *datapage,
+			 const struct timekeeper_target *t, size_t page_size,
+			 const struct timekeeper *like, char *err, size_t errlen)
+{
+	struct timekeeper_options o = like->options;
+
+	o.page_size = page_size;
+	if (check_options(t, &o, err, errlen))
+		return -1;
+	if (!datapage)
+		return fail(err, errlen, "no data page given");
+	*tk = *like;
+	tk->page = datapage;
+	tk->target = *t;
+	tk->options = o;
+	/* This page has seen nothing yet: the first update writes it all. */
+	tk->updates = 0;
+	tk->stop = 0;
+	memset(tk->host_seq, 0, sizeof(tk->host_seq));
+	put64(tk->page, t, t->is64 ? VDSO_TBFREQ_OFFSET64 : VDSO_TBFREQ_OFFSET32,
+	      tk->tb_ticks_per_sec);
+	timekeeper_update(tk);
+	return 0;
+}
+
 void timekeeper_update(struct timekeeper *tk)
 {
 	if (tk->mode == TIMEKEEPER_MIRROR)
@@ -1142,6 +1173,21 @@ int timekeeper_run(struct timekeeper *tk)
 		timekeeper_update(tk);
 	}
 	return 0;
+}
+
+int timekeeper_mode_from_name(const char *name, enum timekeeper_mode *mode)
+{
+	static const char *const names[] = {
+		[TIMEKEEPER_AUTO] = "auto", [TIMEKEEPER_MIRROR] = "mirror",
+		[TIMEKEEPER_STEER] = "steer",
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(name, names[i])) {
+			*mode = i;
+			return 0;
+		}
+	return -1;
 }
 
 const char *timekeeper_mode_name(const struct timekeeper *tk)

@@ -147,6 +147,15 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 		    char *err, size_t errlen);
 
 /*
+ * The same clocks as like's (its calibration, mode and options), for
+ * another page and target: a keeper of several pages calibrates once.
+ * like must have been initialised; page_size as in the options.
+ */
+int timekeeper_init_like(struct timekeeper *tk, void *datapage,
+			 const struct timekeeper_target *t, size_t page_size,
+			 const struct timekeeper *like, char *err, size_t errlen);
+
+/*
  * Update at the configured rate until timekeeper_stop().  Blocks every
  * signal it can first (in a thread it must not take the target's
  * signals), so in a forked child only SIGKILL ends it: have the launcher
@@ -164,6 +173,9 @@ void timekeeper_update(struct timekeeper *tk);
 /* "mirror" or "steer". */
 const char *timekeeper_mode_name(const struct timekeeper *tk);
 
+/* auto, mirror or steer (--timekeeper=NAME): 0, or -1 for another name. */
+int timekeeper_mode_from_name(const char *name, enum timekeeper_mode *mode);
+
 /*
  * One line for -v: the mode, the host layout mirrored or why not, mult,
  * shift and the timebase frequency.  Returns what snprintf() returns.
@@ -180,5 +192,11 @@ int timekeeper_describe(const struct timekeeper *tk, char *buf, size_t len);
  * Returns 0, or -1 with errno set: then no reader must be started.
  */
 int timekeeper_clear_mode_at_exit(struct timekeeper *tk);
+
+/*
+ * The same for a process whose writer keeps several pages: four threads
+ * per page, the caller's own clear_child_tid left alone.
+ */
+int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk);
 
 #endif /* PPCTIME_TIMEKEEPER_H */

@@ -6,7 +6,7 @@
 TIMEKEEPER_OBJ = launcher/timekeeper.o
 TIMEKEEPER_CPPFLAGS = -I$(srcdir)/launcher -I$(srcdir)/vdso-kernel/include \
 		      $(CPPFLAGS)
-TIMEKEEPER_HEADERS = $(srcdir)/launcher/timekeeper.h \
+TIMEKEEPER_HEADERS = $(srcdir)/launcher/timekeeper.h $(srcdir)/launcher/fail.h \
 		     $(srcdir)/vdso-kernel/include/vdso/datapage.h
 
 # Makefile: configure's CFLAGS live there (a package build reconfigures).

@@ -9,10 +9,11 @@
 
 #include <elf.h>
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "fail.h"
 
 /* Large enough for any vDSO, small enough that a wrong path is caught. */
 #define VDSO_IMAGE_MAX_SIZE (64u << 20)
@@ -20,21 +21,6 @@
 /* A versym entry: the version definition's index, and "hidden". */
 #define VERSYM_INDEX 0x7fff
 #define VERSYM_HIDDEN 0x8000
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
 
 /* Is [offset, offset + size) inside [0, limit)? */
 static bool fits(uint64_t offset, uint64_t size, uint64_t limit)

@@ -33,9 +33,12 @@ installed_make install "$dest"
 {
 	echo "${p#/}/bin/ppctime-run ${p#/}/bin/ppctime-bench ${p#/}/lib64/exec/ppctime/bench/insn-count"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-qemu-preload.so"
+	echo "${p#/}/lib64/exec/ppctime/ppctime-timekeeperd"
+	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.service"
+	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.socket"
 	for t in $TARGETS; do
 		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
-		for b in vdso-insns tb null_syscall context_switch vdsotest; do
+		for b in vdso-insns tb null_syscall context_switch vdsotest sleeper; do
 			echo "${p#/}/lib64/exec/ppctime/bench/$b-$t"
 		done
 		eval triplet=\$TRIPLET_$t

@@ -16,6 +16,10 @@ set -u
 top_builddir=$(cd "$top_builddir" && pwd -P)
 
 run=$top_builddir/launcher/ppctime-run
+# The launch's own timekeeper, whatever daemon the machine or the user
+# has: tests/timekeeperd-test.sh is the shared one's.
+PPCTIME_TIMEKEEPERD=off
+export PPCTIME_TIMEKEEPERD
 probes=$top_builddir/tests/guest
 work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT

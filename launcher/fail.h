@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How the launcher's modules report an error: a message in the caller's
+ * buffer (if it gave one), and -1 to return.
+ */
+#ifndef PPCTIME_FAIL_H
+#define PPCTIME_FAIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+
+static inline int __attribute__((format(printf, 3, 4)))
+fail(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+#endif /* PPCTIME_FAIL_H */

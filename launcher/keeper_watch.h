@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one rule by which a watchdog gives up on a timekeeper: ppctime-run's
+ * for a launch's own keeper, ppctime-timekeeperd's for the shared one.
+ *
+ * A keeper updates every period (1 ms by default).  Stopped (SIGSTOP, a
+ * tracer) it counts as stalled once its update count has stayed put
+ * KEEPER_STALL_STOPPED_MS (or 2 periods), since until then the coarse
+ * clocks stand still; in any other state after KEEPER_STALL_MS (or 3
+ * periods): merely waiting for a busy CPU is no reason to give up the
+ * vDSO, whose high-resolution clocks run on between updates.  The
+ * watchdog then kills it; its death leaves the pages in mode NONE.
+ */
+#ifndef PPCTIME_KEEPER_WATCH_H
+#define PPCTIME_KEEPER_WATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define KEEPER_STALL_STOPPED_MS	20
+#define KEEPER_STALL_MS		200
+
+struct keeper_watch {
+	pid_t keeper;
+	long long period_ms, poll_ms;	/* its updates', our looks' */
+	uint64_t last_updates;
+	long long moved_ms, last_look_ms;
+};
+
+/* Watch keeper, which has made updates so far, looking every poll_ms. */
+void keeper_watch_start(struct keeper_watch *w, pid_t keeper, unsigned update_hz,
+			long long poll_ms, uint64_t updates);
+
+/*
+ * A look at the keeper's update count: 0 while it keeps up; otherwise it
+ * has been killed and reaped, why says so, and -1.
+ */
+int keeper_watch_look(struct keeper_watch *w, uint64_t updates, char *why, size_t len);
+
+#endif /* PPCTIME_KEEPER_WATCH_H */

@@ -1,0 +1,534 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppctime-timekeeperd: one timekeeper for every launch, as a kernel has
+ * one for every process.  It keeps one data page per target (ppc32,
+ * ppc64, ppc64le: byte order and layout differ) and hands them to
+ * launches over a Unix socket (timekeeperd_protocol.h), sealed and
+ * read-only, so however many programs run, one thread updates three pages
+ * ~1000 times a second.
+ *
+ * Two processes.  The keeper writes the pages and serves the socket;
+ * however it dies, its clear_child_tid threads leave every page in mode
+ * NONE (timekeeper_clear_mode_at_exit_threads()), so readers, those that
+ * outlive it included, fall back to the system call.  Its parent, the
+ * watchdog, kills it when its update count stands still (keeper_watch.h),
+ * the job ppctime-run's watchdog does for a launch's own keeper, and it
+ * ends the daemon with it: the next
+ * launch (or systemd) starts a new one with new pages, so no page ever
+ * comes back to life under a reader that saw it die.
+ *
+ * Run by systemd for the machine (--system: the socket unit's listening
+ * socket, or TKD_SYSTEM_DIR), or started by the first launch of a user
+ * (--socket-dir=$XDG_RUNTIME_DIR/ppctime --idle-exit=30 --ready-fd=3),
+ * which then exits once no launch has been attached for that long.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "keeper_watch.h"
+#include "timekeeper.h"
+#include "timekeeperd_client.h"
+#include "timekeeperd_protocol.h"
+#include "vdso/datapage.h"
+
+#define WATCH_POLL_MS		50	/* a stop is seen at once (SIGCHLD) */
+#define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
+
+static const struct { const char *name; struct timekeeper_target t; } targets[] = {
+#define TKD_TARGET(n, tr, cls, be, ...) { n, { .is64 = (cls) == 64, .big_endian = be } },
+	PPCTIME_TARGETS(TKD_TARGET)
+#undef TKD_TARGET
+};
+
+struct daemon {
+	const char *dir;
+	char socket[PATH_MAX];
+	bool own_socket;		/* bound here, not systemd's */
+	unsigned idle_s;		/* 0: live for ever */
+	int ready_fd, listen_fd;
+	struct timekeeper_options options;
+	struct timekeeper tk[TKD_NR_TARGETS];
+	int fds[TKD_NR_FDS];		/* read-only, for launches */
+	struct tkd_status *status;	/* shared with the watchdog */
+	uint64_t period_ns;
+};
+
+static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ppctime-timekeeperd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(1);
+}
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+/*
+ * A memfd mapped read-write here, then sealed: no one else, a launch
+ * reopening it through /proc included, can write it or map it writable.
+ * Returns the descriptor launches get: read-only too.
+ */
+static int sealed_memfd(const char *name, size_t len, void **map)
+{
+	int fd = memfd_create(name, MFD_ALLOW_SEALING | MFD_CLOEXEC), ro;
+	char self[64];
+
+	if (fd < 0 || ftruncate(fd, len) < 0)
+		die("cannot create %s: %s", name, strerror(errno));
+	*map = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (*map == MAP_FAILED)
+		die("cannot map %s: %s", name, strerror(errno));
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE |
+		  F_SEAL_SEAL) < 0)
+		die("cannot seal %s: %s", name, strerror(errno));
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	ro = open(self, O_RDONLY | O_CLOEXEC);
+	if (ro < 0)
+		die("cannot reopen %s read-only: %s", name, strerror(errno));
+	close(fd);
+	return ro;
+}
+
+/* One daemon per directory: the lock is held as long as either process lives. */
+static void take_lock(struct daemon *d)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/" TKD_LOCK, d->dir);
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		die("%s: %s", path, strerror(errno));
+	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
+		if (errno != EWOULDBLOCK || waited >= LOCK_WAIT_MS)
+			die("%s: another daemon holds it (%s)", path, strerror(errno));
+		usleep(10000);
+	}
+}
+
+/*
+ * systemd's listening socket (socket activation): systemd starts one of
+ * us at a time, and made the directory, which we may not write.
+ */
+static bool socket_activated(struct daemon *d)
+{
+	const char *pid = getenv("LISTEN_PID"), *nfds = getenv("LISTEN_FDS");
+
+	snprintf(d->socket, sizeof(d->socket), "%s/" TKD_SOCKET, d->dir);
+	if (!pid || !nfds || atoi(pid) != getpid() || atoi(nfds) != 1)
+		return false;
+	d->listen_fd = 3;
+	fcntl(3, F_SETFD, FD_CLOEXEC);
+	fcntl(3, F_SETFL, fcntl(3, F_GETFL) | O_NONBLOCK);
+	return true;
+}
+
+/* Our own at DIR/TKD_SOCKET, under the lock. */
+static void bind_socket(struct daemon *d, bool system)
+{
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+
+	if (strlen(d->socket) >= sizeof(sun.sun_path))
+		die("%s: name too long", d->socket);
+	strcpy(sun.sun_path, d->socket);
+	d->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (d->listen_fd < 0)
+		die("socket: %s", strerror(errno));
+	/* Under the lock: what is there is a dead daemon's. */
+	unlink(d->socket);
+	if (bind(d->listen_fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	    chmod(d->socket, system ? 0666 : 0600) < 0 || listen(d->listen_fd, 128) < 0)
+		die("%s: %s", d->socket, strerror(errno));
+	d->own_socket = true;
+}
+
+/* Calibrate once, for the first target; the others share its clocks. */
+static void create_pages(struct daemon *d)
+{
+	size_t len = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE;
+	char err[512];
+	void *map;
+
+	d->fds[0] = sealed_memfd("ppctime-tkd-status", sizeof(*d->status), &map);
+	d->status = map;
+	d->options.page_size = TKD_MAX_PAGE_SIZE;
+	for (int i = 0; i < TKD_NR_TARGETS; i++) {
+		char name[64];
+		int r;
+
+		snprintf(name, sizeof(name), "ppctime-vdso-data-%s", targets[i].name);
+		d->fds[1 + i] = sealed_memfd(name, len, &map);
+		r = i ? timekeeper_init_like(&d->tk[i], map, &targets[i].t, TKD_MAX_PAGE_SIZE,
+					     &d->tk[0], err, sizeof(err))
+		      : timekeeper_init(&d->tk[0], map, &targets[0].t, &d->options, err,
+					sizeof(err));
+		if (r < 0)
+			die("cannot start the timekeeper: %s", err);
+	}
+	*d->status = (struct tkd_status){
+		.magic = TKD_MAGIC, .version = TKD_VERSION,
+		.update_hz = d->options.update_hz ? d->options.update_hz : TIMEKEEPER_DEFAULT_HZ,
+		.last_update_ns = mono_ns(),
+	};
+	timekeeper_describe(&d->tk[0], d->status->describe, sizeof(d->status->describe));
+	d->period_ns = 1000000000ull / d->status->update_hz;
+}
+
+static void send_hello(const struct daemon *d, int fd)
+{
+	struct tkd_hello h = {
+		.magic = TKD_MAGIC, .version = TKD_VERSION, .pid = getpid(),
+		.nr_fds = TKD_NR_FDS, .page_bytes = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE,
+	};
+	union {
+		char buf[CMSG_SPACE(sizeof(d->fds))];
+		struct cmsghdr align;
+	} control;
+	struct iovec iov = { &h, sizeof(h) };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = control.buf, .msg_controllen = sizeof(control.buf),
+	};
+	struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+
+	c->cmsg_level = SOL_SOCKET;
+	c->cmsg_type = SCM_RIGHTS;
+	c->cmsg_len = CMSG_LEN(sizeof(d->fds));
+	memcpy(CMSG_DATA(c), d->fds, sizeof(d->fds));
+	/* A launch that cannot take it just keeps its own keeper. */
+	sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
+}
+
+/*
+ * systemd's notification socket, if it gave one (sd_notify(3), without
+ * libsystemd): READY=1 once the pages are armed, then WATCHDOG=1 from the
+ * keeper itself, so that a daemon stuck as a whole (keeper and watchdog
+ * both stopped) is killed by systemd, and its pages go to mode NONE.
+ */
+static int notify_fd = -1;
+static struct sockaddr_un notify_addr;
+static socklen_t notify_len;
+static uint64_t watchdog_every;	/* updates between pings; 0: none */
+
+static void notify_open(const struct daemon *d)
+{
+	const char *path = getenv("NOTIFY_SOCKET"), *usec = getenv("WATCHDOG_USEC");
+
+	if (!path || (path[0] != '/' && path[0] != '@') ||
+	    strlen(path) >= sizeof(notify_addr.sun_path))
+		return;
+	notify_addr.sun_family = AF_UNIX;
+	strcpy(notify_addr.sun_path, path);
+	if (path[0] == '@')
+		notify_addr.sun_path[0] = '\0';
+	notify_len = offsetof(struct sockaddr_un, sun_path) + strlen(path);
+	notify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	/* Pinged four times per period: a missed ping or two is no death. */
+	if (usec && strtoull(usec, NULL, 10))
+		watchdog_every = strtoull(usec, NULL, 10) * 1000 / d->period_ns / 4 + 1;
+}
+
+static void notify(const char *what)
+{
+	if (notify_fd >= 0)
+		sendto(notify_fd, what, strlen(what), MSG_NOSIGNAL | MSG_DONTWAIT,
+		       (struct sockaddr *)&notify_addr, notify_len);
+}
+
+static void update_all(struct daemon *d)
+{
+	for (int i = 0; i < TKD_NR_TARGETS; i++)
+		timekeeper_update(&d->tk[i]);
+	__atomic_store_n(&d->status->last_update_ns, mono_ns(), __ATOMIC_RELEASE);
+	uint64_t n = __atomic_add_fetch(&d->status->updates, 1, __ATOMIC_RELEASE);
+
+	if (watchdog_every && n % watchdog_every == 0)
+		notify("WATCHDOG=1");
+}
+
+/*
+ * The keeper: updates every period, takes launches in between, and with
+ * idle_s ends once none has been attached for that long.  One thread, so
+ * nothing but a launch arriving delays an update; epoll, so a wakeup costs
+ * the same with 1 launch attached as with 1000; and its timeout is the
+ * next update's time, so a quiet period is one system call.
+ */
+static void __attribute__((noreturn)) keep(struct daemon *d)
+{
+	uint64_t idle_since = mono_ns(), next = idle_since + d->period_ns;
+	int ep = epoll_create1(EPOLL_CLOEXEC);
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = d->listen_fd };
+	size_t attached = 0;
+	bool accepting = true;
+	sigset_t all;
+
+	sigfillset(&all);
+	sigprocmask(SIG_BLOCK, &all, NULL);
+	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, d->listen_fd, &ev) < 0)
+		die("epoll: %s", strerror(errno));
+	for (;;) {
+		struct epoll_event ready[64];
+		uint64_t now = mono_ns(), wait;
+		struct timespec timeout;
+		int n, c;
+
+		if (now >= next) {
+			update_all(d);
+			/* Late by more than a period: the missed ones are gone. */
+			next = next + d->period_ns > now ? next + d->period_ns : now + d->period_ns;
+			if (d->idle_s && !attached && now - idle_since > d->idle_s * 1000000000ull) {
+				/* Off the path first: the next launch starts another. */
+				if (d->own_socket)
+					unlink(d->socket);
+				exit(0);
+			}
+			/* Out of descriptors, the backlog waited: try again. */
+			if (!accepting) {
+				ev.data.fd = d->listen_fd;
+				accepting = !epoll_ctl(ep, EPOLL_CTL_ADD, d->listen_fd, &ev);
+			}
+			now = mono_ns();
+		}
+		wait = next > now ? next - now : 0;
+		timeout = (struct timespec){ wait / 1000000000, wait % 1000000000 };
+		n = epoll_pwait2(ep, ready, 64, &timeout, NULL);
+		if (n < 0 && errno != EINTR)
+			die("epoll_pwait2: %s (Linux 5.11 or later needed)", strerror(errno));
+		for (int i = 0; i < n; i++) {
+			int fd = ready[i].data.fd;
+
+			if (fd == d->listen_fd) {
+				while ((c = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+					send_hello(d, c);
+					ev.data.fd = c;
+					if (epoll_ctl(ep, EPOLL_CTL_ADD, c, &ev) < 0) {
+						close(c);
+						continue;
+					}
+					attached++;
+				}
+				/* No spinning on a backlog we cannot take. */
+				if (errno != EAGAIN && errno != EINTR &&
+				    !epoll_ctl(ep, EPOLL_CTL_DEL, d->listen_fd, NULL))
+					accepting = false;
+			} else {
+				/* A launch only ever hangs up: closing also unregisters it. */
+				close(fd);
+				if (!--attached)
+					idle_since = mono_ns();
+			}
+		}
+	}
+}
+
+/*
+ * The watchdog: until the keeper ends, or SIGTERM ends us both.  Returns
+ * the daemon's exit status.
+ */
+static int watch(struct daemon *d, pid_t keeper)
+{
+	int pidfd = syscall(SYS_pidfd_open, keeper, 0), sigfd, status;
+	uint64_t closely_until = 0;	/* after a SIGCHLD: a stop, maybe */
+	struct keeper_watch stall;
+	sigset_t sigs;
+
+	sigemptyset(&sigs);
+	for (const int *s = (const int[]){ SIGTERM, SIGINT, SIGHUP, SIGCHLD, 0 }; *s; s++)
+		sigaddset(&sigs, *s);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	if (pidfd < 0 || sigfd < 0) {
+		kill(keeper, SIGKILL);
+		die("cannot watch the keeper: %s", strerror(errno));
+	}
+	keeper_watch_start(&stall, keeper, d->status->update_hz, WATCH_POLL_MS,
+			   __atomic_load_n(&d->status->updates, __ATOMIC_ACQUIRE));
+	for (;;) {
+		struct pollfd p[2] = { { pidfd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
+		struct signalfd_siginfo si;
+		char why[128];
+
+		poll(p, 2, mono_ns() < closely_until ? KEEPER_STALL_STOPPED_MS / 4
+						     : WATCH_POLL_MS);
+		if (p[1].revents & POLLIN && read(sigfd, &si, sizeof(si)) == sizeof(si)) {
+			if (si.ssi_signo != SIGCHLD) {
+				kill(keeper, SIGKILL);
+				waitpid(keeper, NULL, 0);
+				status = 0;
+				break;
+			}
+			/* A stop or a continue: watch until a stop would count. */
+			closely_until = mono_ns() + 4 * KEEPER_STALL_STOPPED_MS * 1000000ull;
+		}
+		if (p[0].revents & POLLIN) {
+			waitpid(keeper, &status, 0);
+			if (WIFSIGNALED(status))
+				fprintf(stderr, "ppctime-timekeeperd: keeper killed by signal %d\n",
+					WTERMSIG(status));
+			status = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+			break;
+		}
+		if (keeper_watch_look(&stall, __atomic_load_n(&d->status->updates,
+							      __ATOMIC_ACQUIRE),
+				      why, sizeof(why))) {
+			fprintf(stderr, "ppctime-timekeeperd: %s; its pages are now in mode NONE\n",
+				why);
+			status = 1;
+			break;
+		}
+	}
+	if (d->own_socket)
+		unlink(d->socket);
+	return status;
+}
+
+static unsigned long number(const char *option, const char *arg, unsigned long min,
+			    unsigned long max)
+{
+	unsigned long n;
+	char *end;
+
+	errno = 0;
+	n = strtoul(arg, &end, 10);
+	if (errno || end == arg || *end || arg[0] == '-' || n < min || n > max)
+		die("--%s=%s: not a number from %lu to %lu", option, arg, min, max);
+	return n;
+}
+
+static void __attribute__((noreturn)) usage(int status)
+{
+	fprintf(status ? stderr : stdout,
+		"Usage: ppctime-timekeeperd [--system | --socket-dir=DIR] [--idle-exit=SECONDS]\n"
+		"                           [--update-hz=N] [--timekeeper=auto|mirror|steer]\n"
+		"The shared timekeeper of ppctime-run: keeps one vDSO data page per powerpc\n"
+		"target and hands them, sealed read-only, to every launch.\n");
+	exit(status);
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "system", no_argument, NULL, 's' },
+		{ "socket-dir", required_argument, NULL, 'd' },
+		{ "idle-exit", required_argument, NULL, 'i' },
+		{ "ready-fd", required_argument, NULL, 'r' },
+		{ "update-hz", required_argument, NULL, 'u' },
+		{ "timekeeper", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct daemon d = { .ready_fd = -1 };
+	bool system = false;
+	char dir[PATH_MAX], why[256];
+	pid_t watchdog, keeper;
+	int opt;
+
+	struct rlimit files;
+
+	/* No one, the user included, reaches the pages through /proc/PID/mem. */
+	prctl(PR_SET_DUMPABLE, 0);
+	/* A launch is a descriptor while it runs: as many as we may. */
+	if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
+		files.rlim_cur = files.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &files);
+	}
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 's': system = true; d.dir = TKD_SYSTEM_DIR; break;
+		case 'd': d.dir = optarg; break;
+		case 'i': d.idle_s = number("idle-exit", optarg, 0, 86400); break;
+		case 'r': d.ready_fd = number("ready-fd", optarg, 3, INT_MAX); break;
+		case 'u':
+			d.options.update_hz = number("update-hz", optarg, 1, TIMEKEEPER_MAX_HZ);
+			break;
+		case 'm':
+			if (timekeeper_mode_from_name(optarg, &d.options.mode))
+				die("--timekeeper=%s: auto, mirror or steer", optarg);
+			break;
+		case 'h': usage(0);
+		default: usage(1);
+		}
+	}
+	if (optind != argc)
+		usage(1);
+	if (!d.dir) {
+		if (tkd_user_dir(dir, sizeof(dir), why, sizeof(why)))
+			die("%s", why);
+		d.dir = dir;
+	}
+	if (d.ready_fd >= 0)
+		fcntl(d.ready_fd, F_SETFD, FD_CLOEXEC);
+	if (!socket_activated(&d)) {
+		if (system && mkdir(d.dir, 0755) < 0 && errno != EEXIST)
+			die("%s: %s", d.dir, strerror(errno));
+		take_lock(&d);
+		bind_socket(&d, system);
+	}
+	create_pages(&d);
+
+	watchdog = getpid();
+	keeper = fork();
+	if (keeper < 0)
+		die("fork: %s", strerror(errno));
+	if (!keeper) {
+		prctl(PR_SET_NAME, "ppctime-tkd");
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != watchdog)
+			_exit(1);
+		/* A stop of the watchdog's group is not one of the keeper's. */
+		setpgid(0, 0);
+		d.status->pid = getpid();
+		for (int i = 0; i < TKD_NR_TARGETS; i++)
+			if (timekeeper_clear_mode_at_exit_threads(&d.tk[i]) < 0)
+				die("cannot arm the pages: %s", strerror(errno));
+		/* The pages are safe to hand out from here: launches may come. */
+		if (d.ready_fd >= 0 && (write(d.ready_fd, "", 1) != 1 || close(d.ready_fd)))
+			die("cannot say we are ready: %s", strerror(errno));
+		notify_open(&d);
+		notify("READY=1");
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		keep(&d);
+	}
+	/* The watchdog writes nothing: the pages are the keeper's alone. */
+	for (int i = 0; i < TKD_NR_TARGETS; i++)
+		munmap(d.tk[i].page, VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
+	close(d.listen_fd);
+	if (d.ready_fd >= 0)
+		close(d.ready_fd);
+	return watch(&d, keeper);
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A launch's side of ppctime-timekeeperd (timekeeperd_protocol.h): find
+ * the machine's or the user's daemon, start the user's if there is none,
+ * and take the data file for one target once it is proved sealed,
+ * read-only and fresh.
+ */
+#ifndef TIMEKEEPERD_CLIENT_H
+#define TIMEKEEPERD_CLIENT_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "timekeeper.h"
+
+struct tkd_attach {
+	int sock;		/* held while the program runs; hangs up when
+				   the daemon dies */
+	int data_fd;		/* the target's data file, read-only */
+	pid_t pid;		/* the keeper's */
+	pid_t watchdog;		/* the user's daemon's, its socket's peer */
+	bool started;		/* this launch started the daemon */
+	bool ours;		/* the user's daemon, not the machine's */
+	char socket[PATH_MAX];
+	char describe[384];
+};
+
+/*
+ * Attach to a daemon for a t program with page_size-byte pages, starting
+ * the user's from daemon_path (NULL: never) if none answers.  Returns 0,
+ * or -1 with why (the launch then keeps its own timekeeper).
+ */
+int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
+	       unsigned long page_size, const char *daemon_path,
+	       char *why, size_t whylen);
+
+/*
+ * The user's directory for the daemon, $XDG_RUNTIME_DIR/ppctime (or
+ * /run/user/UID/ppctime), created 0700 if need be, into buf; 0, or -1
+ * with why if there is none this user alone can write.
+ */
+int tkd_user_dir(char *buf, size_t len, char *why, size_t whylen);
+
+#endif /* TIMEKEEPERD_CLIENT_H */

@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * How a launch finds the shared timekeeper (ppctime-timekeeperd) and what
+ * it gets from it: shared by the daemon and ppctime-run.
+ *
+ * The daemon listens on a Unix socket, the machine's under TKD_SYSTEM_DIR
+ * (a systemd socket unit, root's directory) or the user's under
+ * $XDG_RUNTIME_DIR/TKD_USER_SUBDIR (started on demand by the first
+ * launch).  A launch connects and at once gets one message: a struct
+ * tkd_hello and, as SCM_RIGHTS, TKD_NR_FDS descriptors, opened read-only:
+ * the status page, then one data file per target in tkd_targets' order.
+ * Each is a memfd sealed against growing, shrinking and any new writable
+ * mapping or write(): only the daemon, which mapped it before sealing,
+ * writes it.  A data file holds VDSO_NR_PAGES pages of TKD_MAX_PAGE_SIZE
+ * with the data page at offset 0, so a loader mapping VDSO_NR_PAGES pages
+ * of any smaller page size finds it where the vDSO looks.
+ *
+ * The launch keeps the connection open while its program runs: the daemon
+ * counts them to know when it is idle, and the launch sees the daemon die
+ * (its pages are then in mode NONE) as a hang-up.
+ */
+#ifndef TIMEKEEPERD_PROTOCOL_H
+#define TIMEKEEPERD_PROTOCOL_H
+
+#include <stdint.h>
+
+#include "targets.h"
+
+#define TKD_SYSTEM_DIR		"/run/ppctime"
+#define TKD_USER_SUBDIR		"ppctime"
+#define TKD_SOCKET		"timekeeperd.sock"
+/* Held (flock) by the live daemon for its whole life: one per directory. */
+#define TKD_LOCK		"timekeeperd.lock"
+/* Held by the launch that is starting one, so only one launch does. */
+#define TKD_SPAWN_LOCK		"spawn.lock"
+/* The stderr of a daemon a launch started. */
+#define TKD_LOG			"timekeeperd.log"
+
+/*
+ * For ppctime-run: "off", no daemon; an absolute directory, the user's
+ * daemon there and no other (tests, benchmarks).
+ */
+#define TKD_ENV			"PPCTIME_TIMEKEEPERD"
+
+#define TKD_MAX_PAGE_SIZE	(1ul << 20)	/* what --page-size accepts */
+#define TKD_MAGIC		0x70707464u	/* "pptd" */
+#define TKD_VERSION		1
+
+/* One data file per target of targets.h, in its order, after the status. */
+#define TKD_COUNT_TARGET(...)	+ 1
+#define TKD_NR_TARGETS	(0 PPCTIME_TARGETS(TKD_COUNT_TARGET))
+#define TKD_NR_FDS	(1 + TKD_NR_TARGETS)
+
+struct tkd_hello {
+	uint32_t magic, version;
+	int32_t pid;		/* the keeper's */
+	uint32_t nr_fds;
+	uint64_t page_bytes;	/* of each data file */
+};
+
+/*
+ * The status page, written by the keeper at every update: a launch uses
+ * the data pages only if this moved lately, and the daemon's watchdog
+ * kills a keeper whose count stands still.
+ */
+struct tkd_status {
+	uint32_t magic, version;
+	int32_t pid;		/* the keeper's */
+	uint32_t update_hz;
+	uint64_t updates;		/* atomic */
+	uint64_t last_update_ns;	/* CLOCK_MONOTONIC, atomic */
+	char describe[384];		/* timekeeper_describe(), for -v */
+};
+
+#endif /* TIMEKEEPERD_PROTOCOL_H */
