@@ -2,8 +2,9 @@
 # The launcher: launcher/ppctime-run and the preload it loads into QEMU,
 # launcher/ppctime-qemu-preload.so (host), and, per target, the static
 # guest loader launcher/ppctime-loader-TARGET; tests/launcher-test.sh and
-# its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET
-# and tests/guest/origin-TARGET/ (a program and its $ORIGIN library).
+# its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET,
+# tests/guest/origin-TARGET/ (a program and its $ORIGIN library) and
+# tests/guest/mini-sh-TARGET (a script's interpreter, binfmt-test.sh).
 # launcher/timekeeper.o comes from its own fragment; launcher/vdso_image.o
 # is built here and linked by tests/vdso-check.mk too.
 
@@ -11,7 +12,8 @@ launcher_src = $(srcdir)/launcher
 LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/$(LOADER_$(t)))
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t) \
-	tests/guest/origin-$(t)/origin-probe tests/guest/origin-$(t)/lib/libppctime-origin.so)
+	tests/guest/mini-sh-$(t) tests/guest/origin-$(t)/origin-probe \
+	tests/guest/origin-$(t)/lib/libppctime-origin.so)
 
 # ppctime-run is built twice, and the two differ only in where they find
 # their loaders and default images, relative to their own directory: the
@@ -23,6 +25,7 @@ LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 # they change) holds them.  QEMU's paths come with the targets (targets.h).
 launcher_run_defs = -DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
 launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/launch_protocol.h \
+	$(launcher_src)/binfmt.h \
 	$(launcher_src)/timekeeper.h $(launcher_src)/timekeeperd_client.h \
 	$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
 	targets.h Makefile
@@ -53,7 +56,7 @@ launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
 
 launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o \
 		launcher/timekeeper.o launcher/timekeeperd_client.o launcher/keeper_watch.o \
-		launcher/vdso_image.o
+		launcher/binfmt.o launcher/vdso_image.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
@@ -61,10 +64,11 @@ launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-
 # which the daemon links too (the user's directory).  ppctime-run finds
 # the daemon beside its loaders; the systemd units name it there.
 launcher_tkd_headers = $(launcher_src)/timekeeperd_protocol.h $(launcher_src)/keeper_watch.h \
-	$(launcher_src)/fail.h \
+	$(launcher_src)/fail.h $(launcher_src)/binfmt.h \
 	$(launcher_src)/timekeeperd_client.h $(launcher_src)/timekeeper.h \
 	$(srcdir)/vdso-kernel/include/vdso/datapage.h targets.h
-launcher/timekeeperd_client.o launcher/ppctime-timekeeperd.o launcher/keeper_watch.o: \
+launcher/timekeeperd_client.o launcher/ppctime-timekeeperd.o launcher/keeper_watch.o \
+		launcher/binfmt.o: \
 		launcher/%.o: $(launcher_src)/%.c $(launcher_tkd_headers) Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
@@ -75,6 +79,10 @@ launcher/ppctime-timekeeperd: launcher/ppctime-timekeeperd.o launcher/timekeeper
 		launcher/keeper_watch.o launcher/timekeeper.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $^
+
+# binfmt_misc's handler: ppctime-run by another name (binfmt.h).
+launcher/ppctime-binfmt: launcher/ppctime-run
+	$(Q)ln -sf ppctime-run $@
 
 launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket: launcher/%: \
 		$(launcher_src)/%.in Makefile
@@ -117,6 +125,11 @@ tests/guest/launcher-probe-static-$(1): $(srcdir)/tests/guest/launcher-probe.c
 	$$(quiet) CC $$@
 	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static -o $$@ $$<
 
+tests/guest/mini-sh-$(1): $(srcdir)/tests/guest/mini-sh.c
+	$(Q)$(MKDIR_P) $$(@D)
+	$$(quiet) CC $$@
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -Wall -Wextra -O2 -static -o $$@ $$<
+
 tests/guest/launcher-probe-nopie-$(1): $(srcdir)/tests/guest/launcher-probe.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC $$@
@@ -148,7 +161,8 @@ endif
 
 ALL += launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-run.1 \
 	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so launcher/ppctime-timekeeperd \
-	launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
+	launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket \
+	launcher/ppctime-binfmt
 INSTALL_BIN += launcher/installable/ppctime-run
 # QEMU runs only files with an execute bit.
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
@@ -161,23 +175,26 @@ systemdsystemunitdir = $(prefix)/lib/systemd/system
 launcher_units = launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
 install-timekeeperd: installdirs all
 	$(INSTALL_PROGRAM) launcher/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)
+	ln -sf $(shell realpath -m -s --relative-to=$(pkglibexecdir) $(bindir)/ppctime-run) \
+		$(DESTDIR)$(pkglibexecdir)/ppctime-binfmt
 	$(MKDIR_P) $(DESTDIR)$(systemdsystemunitdir)
 	$(INSTALL_DATA) $(launcher_units) $(DESTDIR)$(systemdsystemunitdir)
 uninstall-timekeeperd:
-	rm -f $(DESTDIR)$(pkglibexecdir)/ppctime-timekeeperd \
+	rm -f $(DESTDIR)$(pkglibexecdir)/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)/ppctime-binfmt \
 		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(launcher_units)))
 INSTALL_HOOKS += install-timekeeperd
 UNINSTALL_HOOKS += uninstall-timekeeperd
 .PHONY: install-timekeeperd uninstall-timekeeperd
 # The manual page, made by configure (the version).
 INSTALL_MAN1 += launcher/ppctime-run.1
-TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh
+TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh \
+	$(srcdir)/tests/binfmt-test.sh
 CHECK_DEPS += $(LAUNCHER_PROBES)
 INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
 CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
 	launcher/ppctime-timekeeperd launcher/ppctime-timekeeperd.o \
-	launcher/timekeeperd_client.o launcher/keeper_watch.o \
+	launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o launcher/ppctime-binfmt \
 	launcher/ppctime-timekeeperd.service tests/timekeeperd \
 	launcher/ppctime-timekeeperd.socket \
 	launcher/installable \

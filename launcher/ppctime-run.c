@@ -36,6 +36,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/auxv.h>
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -47,6 +48,7 @@
 #include <unistd.h>
 
 #include "vdso/datapage.h"
+#include "binfmt.h"
 #include "keeper_watch.h"
 #include "launch_protocol.h"
 #include "targets.h"
@@ -110,6 +112,11 @@ static const char usage_text[] =
 	"                     a timekeeper of its own, not the shared one (the four\n"
 	"                     options above imply it)\n"
 	"  -v, --verbose      say which timekeeper keeps time and how (stderr)\n"
+	"  --binfmt-register  make ppctime-run the kernel's handler (binfmt_misc) of\n"
+	"                     powerpc programs, in front of QEMU's own: every program\n"
+	"                     run, and every program it runs, gets the vDSO\n"
+	"  --binfmt-unregister\n"
+	"                     undo that: QEMU's handlers, if any, serve again\n"
 	"  -h, --help         show this text\n"
 	"      --version      show the version\n"
 	"\n"
@@ -235,7 +242,8 @@ static void check_executable(int fd, const char *path)
 		refuse_program("%s: %s", path, strerror(errno));
 }
 
-static void read_program_header(const char *path, struct program_info *info)
+/* PROGRAM at path, or open as fd (binfmt_misc's O flag: maybe unreadable). */
+static void read_program_header(const char *path, int fd, struct program_info *info)
 {
 	unsigned char eh[sizeof(Elf64_Ehdr)];
 	bool big_endian;
@@ -243,7 +251,11 @@ static void read_program_header(const char *path, struct program_info *info)
 	uint16_t machine;
 	const char *bad;
 	char *interp;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+	else if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+		refuse("fcntl: %s", strerror(errno));
 
 	/* As env: only a missing file is "not found". */
 	if (fd < 0)
@@ -733,6 +745,9 @@ struct request {
 	const char *sysroot, *image_path, *argv0;
 	bool use_vdso, verbose;
 	bool private_keeper;		/* asked for, or implied by a clock option */
+	bool binfmt;			/* run by binfmt_misc (BINFMT_HANDLER) */
+	int binfmt_action;		/* --binfmt-register (1) or -unregister (-1) */
+	int program_fd;			/* the kernel's (AT_EXECFD), or -1 */
 	unsigned long page_size;	/* 0: the image's */
 	struct timekeeper_options tk_options;
 	struct timezone tz;
@@ -745,6 +760,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 	enum {
 		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
 		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_VERSION,
+		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER,
 	};
 	static const struct option options[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
@@ -756,6 +772,8 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "update-hz", required_argument, NULL, OPT_UPDATE_HZ },
 		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
 		{ "private-timekeeper", no_argument, NULL, OPT_PRIVATE },
+		{ "binfmt-register", no_argument, NULL, OPT_BINFMT_REGISTER },
+		{ "binfmt-unregister", no_argument, NULL, OPT_BINFMT_UNREGISTER },
 		{ "argv0", required_argument, NULL, '0' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -765,7 +783,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 	bool clock_options = false;
 	int opt;
 
-	*req = (struct request){ .use_vdso = true };
+	*req = (struct request){ .use_vdso = true, .program_fd = -1 };
 	/* '+': the first non-option is PROGRAM; what follows is its. */
 	while ((opt = getopt_long(argc, argv, "+0:hv", options, NULL)) != -1) {
 		switch (opt) {
@@ -791,6 +809,8 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			clock_options = true;
 			break;
 		case OPT_PRIVATE: req->private_keeper = true; break;
+		case OPT_BINFMT_REGISTER: req->binfmt_action = 1; break;
+		case OPT_BINFMT_UNREGISTER: req->binfmt_action = -1; break;
 		case '0': req->argv0 = optarg; break;
 		case 'v': req->verbose = true; break;
 		case 'h':
@@ -807,6 +827,10 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 	if (!req->use_vdso && (req->image_path || req->page_size || clock_options))
 		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size and the "
 			    "timekeeper's options need the vDSO");
+	if (req->binfmt_action && optind != argc)
+		usage_error("--binfmt-register and --binfmt-unregister take no PROGRAM");
+	if (req->binfmt_action)
+		return;
 	if (optind == argc)
 		usage_error("no PROGRAM to run");
 	req->program_argv = argv + optind;
@@ -975,6 +999,54 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	exit_like(status);
 }
 
+/*
+ * Run by binfmt_misc with flags BINFMT_FLAGS: HANDLER PATH ARGV0 ARGS...,
+ * PATH open as AT_EXECFD.  As "ppctime-run --argv0=ARGV0 PATH ARGS...".
+ */
+static void parse_binfmt_arguments(int argc, char **argv, struct request *req)
+{
+	unsigned long fd = getauxval(AT_EXECFD);
+
+	if (argc < 3 || !fd)
+		refuse(BINFMT_HANDLER " is ppctime-run as binfmt_misc runs it, with flags "
+		       BINFMT_FLAGS " (ppctime-run --binfmt-register)");
+	*req = (struct request){ .use_vdso = true, .binfmt = true, .program_fd = fd,
+				 .argv0 = argv[2] };
+	/* PATH ARGS...: QEMU's, as ever. */
+	argv[2] = argv[1];
+	req->program_argv = argv + 2;
+	req->program_argc = argc - 2;
+}
+
+static bool target_built(const char *name)
+{
+	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
+		if (!strcmp(targets[i].name, name)) {
+			char *loader = support_file(LOADER_DIR, targets[i].loader, false);
+
+			free(loader);
+			return loader != NULL;
+		}
+	return false;
+}
+
+static int binfmt_action(int action)
+{
+	char *dir, *handler;
+
+	if (action < 0)
+		return binfmt_unregister() ? LAUNCH_EXIT_ERROR : 0;
+	/* The link's own name, which says how the handler was run. */
+	dir = find_support_file(LOADER_DIR, ".");
+	if (asprintf(&handler, "%s/" BINFMT_HANDLER, dir) < 0)
+		refuse("out of memory");
+	if (access(handler, X_OK) < 0)
+		refuse("%s: %s", handler, strerror(errno));
+	if (strchr(handler, ':'))
+		refuse("%s: binfmt_misc takes no handler whose name has a ':'", handler);
+	return binfmt_register(handler, target_built) ? LAUNCH_EXIT_ERROR : 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct request req;
@@ -985,8 +1057,13 @@ int main(int argc, char **argv)
 	/* Others' /proc/PID/mem must not reach the data page through us or
 	 * the timekeeper (which inherits this); QEMU's exec resets it. */
 	prctl(PR_SET_DUMPABLE, 0);
-	parse_arguments(argc, argv, &req);
-	read_program_header(req.program_argv[0], &program);
+	if (!strcmp(basename(argv[0]), BINFMT_HANDLER))
+		parse_binfmt_arguments(argc, argv, &req);
+	else
+		parse_arguments(argc, argv, &req);
+	if (req.binfmt_action)
+		return binfmt_action(req.binfmt_action);
+	read_program_header(req.program_argv[0], req.program_fd, &program);
 
 	/* QEMU [-L SYSROOT] [-0 ARGV0] (5 at most), PROGRAM ARGS... NULL: with
 	 * the vDSO too (run_with_vdso), so QEMU says what it says of PROGRAM. */
@@ -994,8 +1071,9 @@ int main(int argc, char **argv)
 	if (!qemu_argv)
 		refuse("out of memory");
 	qemu_argv[n++] = (char *)find_qemu(program.target);
-	/* Only dynamic programs: -L also redirects the paths a program opens. */
-	if (program.dynamic && (req.sysroot || !getenv("QEMU_LD_PREFIX"))) {
+	/* Only dynamic programs: -L also redirects the paths a program opens.
+	 * Run by the kernel, as QEMU's handlers are: QEMU's own default. */
+	if (program.dynamic && !req.binfmt && (req.sysroot || !getenv("QEMU_LD_PREFIX"))) {
 		sysroot = (char *)req.sysroot;
 		if (!sysroot && asprintf(&sysroot, "/usr/%s", program.target->triplet) < 0)
 			refuse("out of memory");

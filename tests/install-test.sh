@@ -33,7 +33,7 @@ installed_make install "$dest"
 {
 	echo "${p#/}/bin/ppctime-run ${p#/}/bin/ppctime-bench ${p#/}/lib64/exec/ppctime/bench/insn-count"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-qemu-preload.so"
-	echo "${p#/}/lib64/exec/ppctime/ppctime-timekeeperd"
+	echo "${p#/}/lib64/exec/ppctime/ppctime-timekeeperd ${p#/}/lib64/exec/ppctime/ppctime-binfmt"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.service"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.socket"
 	for t in $TARGETS; do

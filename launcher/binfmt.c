@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: GPL-2.0
+/* ppctime-run's binfmt_misc entries (binfmt.h). */
+#define _GNU_SOURCE
+#include "binfmt.h"
+
+#include <dirent.h>
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "targets.h"
+
+/* e_ident, e_type and e_machine: what binfmt_misc compares. */
+#define MAGIC_LEN	20
+
+struct entry {
+	const char *target;
+	unsigned char magic[MAGIC_LEN], mask[MAGIC_LEN];
+};
+
+#define BINFMT_TARGET(n, tr, cls, be, ...) { n, cls, be },
+static const struct { const char *name; int elf_class, big_endian; } targets[] = {
+	PPCTIME_TARGETS(BINFMT_TARGET)
+};
+#undef BINFMT_TARGET
+#define NR_TARGETS (sizeof(targets) / sizeof(targets[0]))
+
+/* As QEMU's entries: any OS ABI of the first four, ET_EXEC or ET_DYN. */
+static void make_entry(size_t i, struct entry *e)
+{
+	unsigned machine = targets[i].elf_class == 64 ? EM_PPC64 : EM_PPC;
+	int lo = targets[i].big_endian, hi = !lo;	/* bytes of a 16-bit field */
+
+	e->target = targets[i].name;
+	memset(e->magic, 0, MAGIC_LEN);
+	memset(e->mask, 0xff, MAGIC_LEN);
+	memcpy(e->magic, ELFMAG, SELFMAG);
+	e->magic[EI_CLASS] = targets[i].elf_class == 64 ? ELFCLASS64 : ELFCLASS32;
+	e->magic[EI_DATA] = targets[i].big_endian ? ELFDATA2MSB : ELFDATA2LSB;
+	e->magic[EI_VERSION] = EV_CURRENT;
+	e->mask[EI_OSABI] = 0xfc;
+	e->magic[EI_NIDENT + lo] = ET_EXEC;
+	e->mask[EI_NIDENT + lo] = 0xfe;
+	e->magic[EI_NIDENT + 2 + lo] = machine & 0xff;
+	e->magic[EI_NIDENT + 2 + hi] = machine >> 8;
+}
+
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : write(fd, text, strlen(text));
+	int saved = errno;
+
+	if (fd >= 0)
+		close(fd);
+	errno = saved;
+	return n == (ssize_t)strlen(text) ? 0 : -1;
+}
+
+static int remove_entry(const char *name)
+{
+	char path[256];
+
+	snprintf(path, sizeof(path), BINFMT_MISC_DIR "/%s", name);
+	if (access(path, F_OK) < 0)
+		return 0;
+	if (write_file(path, "-1") < 0) {
+		fprintf(stderr, "ppctime-run: cannot remove %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	return 1;
+}
+
+/* binfmt_misc is there, and we may write it. */
+static int check_mounted(void)
+{
+	if (access(BINFMT_MISC_DIR "/register", F_OK) == 0)
+		return 0;
+	fprintf(stderr, "ppctime-run: binfmt_misc is not mounted at " BINFMT_MISC_DIR
+		" (mount -t binfmt_misc binfmt_misc " BINFMT_MISC_DIR ")\n");
+	return -1;
+}
+
+/* The hex after "KEY " in an entry's text, as bytes; their count, or 0. */
+static size_t hex_field(const char *text, const char *key, unsigned char *out, size_t max)
+{
+	const char *p = strstr(text, key);
+	size_t n = 0;
+	unsigned byte;
+
+	if (!p)
+		return 0;
+	for (p += strlen(key); n < max && sscanf(p, "%2x", &byte) == 1; p += 2)
+		out[n++] = byte;
+	return n;
+}
+
+/* Other enabled entries that take e's programs: ours stand in front of them. */
+static void say_others(const struct entry *e, const char *what)
+{
+	DIR *dir = opendir(BINFMT_MISC_DIR);
+	struct dirent *d;
+
+	while (dir && (d = readdir(dir))) {
+		char path[512], text[4096];
+		unsigned char magic[128], mask[128];
+		size_t n, m;
+		ssize_t len;
+		int fd;
+
+		if (d->d_name[0] == '.' || !strcmp(d->d_name, "register") ||
+		    !strcmp(d->d_name, "status") || !strncmp(d->d_name, "ppctime-", 8))
+			continue;
+		snprintf(path, sizeof(path), BINFMT_MISC_DIR "/%s", d->d_name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		len = fd < 0 ? -1 : read(fd, text, sizeof(text) - 1);
+		if (fd >= 0)
+			close(fd);
+		if (len <= 0)
+			continue;
+		text[len] = '\0';
+		n = hex_field(text, "\nmagic ", magic, sizeof(magic));
+		m = hex_field(text, "\nmask ", mask, sizeof(mask));
+		if (strncmp(text, "enabled", 7) || !n || n > MAGIC_LEN || !strstr(text, "\noffset 0\n"))
+			continue;
+		for (size_t i = 0; i < n; i++)
+			if ((magic[i] ^ e->magic[i]) & (i < m ? mask[i] : 0xff))
+				goto next;
+		fprintf(stderr, "ppctime-run: %s: %s\n", d->d_name, what);
+next:;
+	}
+	if (dir)
+		closedir(dir);
+}
+
+int binfmt_register(const char *handler, bool (*enabled)(const char *target))
+{
+	int registered = 0;
+
+	if (check_mounted())
+		return -1;
+	for (size_t i = 0; i < NR_TARGETS; i++) {
+		char name[64], line[512], *p = line;
+		struct entry e;
+
+		if (!enabled(targets[i].name))
+			continue;
+		make_entry(i, &e);
+		snprintf(name, sizeof(name), "ppctime-%s", e.target);
+		/* Anew, so that it is tried first. */
+		if (remove_entry(name) < 0)
+			return -1;
+		p += sprintf(p, ":%s:M::", name);
+		for (int k = 0; k < MAGIC_LEN; k++)
+			p += sprintf(p, "\\x%02x", e.magic[k]);
+		*p++ = ':';
+		for (int k = 0; k < MAGIC_LEN; k++)
+			p += sprintf(p, "\\x%02x", e.mask[k]);
+		snprintf(p, line + sizeof(line) - p, ":%s:" BINFMT_FLAGS, handler);
+		if (write_file(BINFMT_MISC_DIR "/register", line) < 0) {
+			fprintf(stderr, "ppctime-run: cannot register %s: %s\n", name,
+				strerror(errno));
+			return -1;
+		}
+		fprintf(stderr, "ppctime-run: registered %s: %s programs run with the vDSO\n",
+			name, e.target);
+		say_others(&e, "not used while ppctime's entry is registered");
+		registered++;
+	}
+	if (!registered) {
+		fprintf(stderr, "ppctime-run: no target built to register\n");
+		return -1;
+	}
+	return 0;
+}
+
+int binfmt_unregister(void)
+{
+	if (check_mounted())
+		return -1;
+	for (size_t i = 0; i < NR_TARGETS; i++) {
+		char name[64];
+		struct entry e;
+		int r;
+
+		make_entry(i, &e);
+		snprintf(name, sizeof(name), "ppctime-%s", e.target);
+		r = remove_entry(name);
+		if (r < 0)
+			return -1;
+		if (r) {
+			fprintf(stderr, "ppctime-run: removed %s\n", name);
+			say_others(&e, "used again");
+		}
+	}
+	return 0;
+}

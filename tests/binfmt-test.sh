@@ -1,0 +1,186 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ppctime-run as binfmt_misc's handler, in a user and mount namespace of
+# the test's own with a binfmt_misc of its own (Linux 6.7 or later), so
+# nothing on the machine changes: per target, a program run as any other
+# gets the vDSO; a powerpc script's powerpc interpreter runs a powerpc
+# program that gets it too and makes no time system call; argv[0] and
+# /proc/self/exe are the program's; a program that may be run but not
+# read runs; the $ORIGIN program finds its library; 20 programs at once
+# share one data page; an entry registered before ours serves again once
+# ours are removed; ppctime-run PROGRAM still works meanwhile; and the
+# handler run by hand says what it is.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+. "$top_builddir/tests/config.sh"
+top_builddir=$(cd "$top_builddir" && pwd -P)
+. "$srcdir/tests/test-lib.sh"
+
+if [ "${PPCTIME_BINFMT_TEST:-}" != inside ]; then
+	if ! unshare -Urm true 2>/dev/null; then
+		skip binfmt "no user and mount namespaces here (unshare -Urm failed)"
+		exit 0
+	fi
+	exec env PPCTIME_BINFMT_TEST=inside top_builddir="$top_builddir" srcdir="$srcdir" \
+		unshare -Urm sh "$0"
+fi
+
+run=$top_builddir/launcher/ppctime-run
+probes=$top_builddir/tests/guest
+misc=/proc/sys/fs/binfmt_misc
+work=$(mktemp -d "${TMPDIR:-/tmp}/binfmt-test.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+# A daemon of the test's own, started in the namespace.
+PPCTIME_TIMEKEEPERD=$work/tkd
+export PPCTIME_TIMEKEEPERD
+
+if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
+	skip binfmt "no binfmt_misc of a user namespace's own here (Linux 6.7 or later): $(cat "$work/err")"
+	exit 0
+fi
+
+value() { sed -n "s/^$1=//p" "$work/out" | head -n 1; }
+show() { sed 's/^/    err: /' "$work/err"; }
+
+# A handler registered before ours, as qemu-user-binfmt's would be: it
+# takes the target's programs by their ELF machine.
+printf '#!/bin/sh\necho "fake handler $*"\n' >"$work/fake-handler"
+chmod +x "$work/fake-handler"
+for t in $TARGETS; do
+	eval class=\$ELF_CLASS_$t order=\$BYTE_ORDER_$t
+	machine='\x14'
+	[ "$class" = 64 ] && machine='\x15'
+	if [ "$order" = little ]; then bytes="$machine\\x00"; else bytes="\\x00$machine"; fi
+	printf ':fake-%s:M:18:%s::%s:' "$t" "$bytes" "$work/fake-handler" >"$misc/register"
+done
+
+if "$run" --binfmt-register >"$work/out" 2>"$work/err"; then
+	pass "register ($(grep -c '^ppctime-run: registered' "$work/err") entries)"
+else
+	fail register "status $?"; show
+fi
+
+# A dynamic one with QEMU's prefix, as QEMU's handler would run it.
+check_direct() { # NAME PROBE [TRIPLET]
+	(if [ $# -gt 2 ]; then QEMU_LD_PREFIX=/usr/$3; export QEMU_LD_PREFIX; fi
+	 exec "$2" vdso) >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ] && [ "$(value clock_gettime)" = 0 ]
+	then pass "$1"
+	else fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+}
+
+# The script's interpreter is a powerpc program: the kernel runs it
+# through the handler, and what it runs goes through the handler again.
+check_script() { # NAME SHELL PROBE
+	printf '#!%s\n# a comment\n%s vdso\n%s calls 1000 monotonic\n' "$2" "$3" "$3" \
+		>"$work/script"
+	chmod +x "$work/script"
+	QEMU_STRACE=1 "$work/script" >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	calls=$(grep -c 'clock_gettime' "$work/err")
+	if [ "$status" -ne 0 ] || [ "${ehdr:-0}" = 0 ]; then
+		fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show
+	elif [ "$calls" -ne 0 ]; then
+		fail "$1" "$calls clock_gettime system calls"
+	else
+		pass "$1 (0 time system calls)"
+	fi
+}
+
+check_identity() { # NAME PROBE
+	bash -c 'exec -a myname "$0" identity x' "$2" >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 0 ] && [ "$(value 'argv\[0\]')" = myname ] &&
+	   [ "$(value 'argv\[2\]')" = x ] && [ "$(value exe)" = "$2" ]
+	then pass "$1"
+	else fail "$1" "status $status, argv[0] '$(value 'argv\[0\]')', exe '$(value exe)'"; show; fi
+}
+
+# Run, not read: only the kernel can open it (O), not the handler, which
+# has no capability to pass over the file's mode either.
+check_execute_only() { # NAME PROBE
+	cp "$2" "$work/execute-only"
+	chmod 111 "$work/execute-only"
+	setpriv --bounding-set=-all --inh-caps=-all "$work/execute-only" vdso \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ]; then pass "$1"
+	else fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+}
+
+check_origin() { # NAME TRIPLET PROBE
+	QEMU_LD_PREFIX=/usr/$2 "$3" >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -eq 0 ] && [ "$(value lib)" = found ] && [ "${ehdr:-0}" != 0 ] &&
+	   [ "$(value exe)" = "$3" ]
+	then pass "$1"
+	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)'"; show; fi
+}
+
+check_many() { # NAME PROBE
+	for i in $(seq 20); do
+		"$2" vdso >"$work/out.$i" 2>"$work/err.$i" &
+	done
+	wait
+	pages=$(cat "$work"/err.* | sed -n 's|.* \([0-9][0-9]*\)  */memfd:ppctime-vdso-data-.*|\1|p' |
+		sort -u | wc -l)
+	with=$(grep -l '^sysinfo_ehdr=0x[1-9a-f]' "$work"/out.* | wc -l)
+	rm -f "$work"/out.* "$work"/err.*
+	if [ "$with" -eq 20 ] && [ "$pages" -eq 1 ]; then pass "$1 (20 programs, one data page)"
+	else fail "$1" "$with of 20 with a vDSO, $pages data pages"; fi
+}
+
+check_old_form() { # NAME PROBE
+	"$run" "$2" vdso >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ]; then pass "$1"
+	else fail "$1" "status $status"; show; fi
+}
+
+for t in $TARGETS; do
+	static=$probes/launcher-probe-static-$t shell=$probes/mini-sh-$t
+	origin=$probes/origin-$t/origin-probe
+	eval triplet=\$TRIPLET_$t
+	if [ ! -x "$static" ] || [ ! -x "$shell" ] || [ ! -e "$misc/ppctime-$t" ]; then
+		skip "binfmt-$t" "the probes not built, or no entry registered for $t"
+		continue
+	fi
+	check_direct "binfmt-direct-$t" "$static"
+	check_direct "binfmt-direct-dynamic-$t" "$probes/launcher-probe-$t" "$triplet"
+	check_script "binfmt-script-$t" "$shell" "$static"
+	check_identity "binfmt-argv0-exe-$t" "$static"
+	check_execute_only "binfmt-execute-only-$t" "$static"
+	check_origin "binfmt-origin-$t" "$triplet" "$origin"
+	check_many "binfmt-one-page-$t" "$static"
+	check_old_form "binfmt-old-form-$t" "$static"
+done
+
+# By hand, not by the kernel: no AT_EXECFD, a message and 125.
+"$top_builddir/launcher/ppctime-binfmt" "$probes/launcher-probe-static-${TARGETS%% *}" x y \
+	>"$work/out" 2>"$work/err"
+status=$?
+if [ "$status" -eq 125 ] && grep -q 'as binfmt_misc runs it' "$work/err"; then
+	pass "handler run by hand: refused"
+else
+	fail "handler run by hand" "status $status"; show
+fi
+
+if "$run" --binfmt-unregister >"$work/out" 2>"$work/err" &&
+   ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
+	pass unregister
+else
+	fail unregister "entries left: $(ls "$misc")"; show
+fi
+for t in $TARGETS; do
+	[ -x "$probes/launcher-probe-static-$t" ] || continue
+	out=$("$probes/launcher-probe-static-$t" vdso 2>&1)
+	if [ "${out#fake handler}" != "$out" ]; then pass "unregister-$t: the earlier handler serves again"
+	else fail "unregister-$t" "not the earlier handler: $(echo "$out" | head -n 2)"; fi
+done
+exit $failed
