@@ -168,23 +168,36 @@ INSTALL_BIN += launcher/installable/ppctime-run
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
 # Beside the loaders: ppctime-run finds both in LOADER_DIR.
 INSTALL_HOST_LIBEXEC += launcher/ppctime-qemu-preload.so
+# binfmt_misc's entries as a binfmt.d(5) file, with the installed handler.
+# At boot systemd-binfmt registers the files in the order of their names
+# and binfmt_misc tries the last registered first: the name comes after
+# qemu-user-binfmt's qemu-*.conf.
+binfmtdir = $(prefix)/lib/binfmt.d
+launcher_binfmt_d = launcher/zz-ppctime.conf
+$(launcher_binfmt_d): launcher/ppctime-run launcher/ppctime-binfmt $(LAUNCHER_LOADERS)
+	$(Q){ echo "# powerpc programs run by ppctime-run, with a vDSO (ppctime-run --binfmt-print)"; \
+		launcher/ppctime-run --binfmt-print=$(pkglibexecdir)/ppctime-binfmt; } >$@.new
+	$(Q)mv $@.new $@
+ALL += $(launcher_binfmt_d)
 # The daemon runs, so it is not among INSTALL_HOST_LIBEXEC (mode 644); its
 # units go where systemd looks for a package's (Debian 12's
 # /lib/systemd/system: debian/rules sets it).
 systemdsystemunitdir = $(prefix)/lib/systemd/system
 launcher_units = launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
-install-timekeeperd: installdirs all
+install-launcher-system: installdirs all
 	$(INSTALL_PROGRAM) launcher/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)
 	ln -sf $(shell realpath -m -s --relative-to=$(pkglibexecdir) $(bindir)/ppctime-run) \
 		$(DESTDIR)$(pkglibexecdir)/ppctime-binfmt
-	$(MKDIR_P) $(DESTDIR)$(systemdsystemunitdir)
+	$(MKDIR_P) $(DESTDIR)$(systemdsystemunitdir) $(DESTDIR)$(binfmtdir)
 	$(INSTALL_DATA) $(launcher_units) $(DESTDIR)$(systemdsystemunitdir)
-uninstall-timekeeperd:
+	$(INSTALL_DATA) $(launcher_binfmt_d) $(DESTDIR)$(binfmtdir)
+uninstall-launcher-system:
 	rm -f $(DESTDIR)$(pkglibexecdir)/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)/ppctime-binfmt \
-		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(launcher_units)))
-INSTALL_HOOKS += install-timekeeperd
-UNINSTALL_HOOKS += uninstall-timekeeperd
-.PHONY: install-timekeeperd uninstall-timekeeperd
+		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(launcher_units))) \
+		$(DESTDIR)$(binfmtdir)/$(notdir $(launcher_binfmt_d))
+INSTALL_HOOKS += install-launcher-system
+UNINSTALL_HOOKS += uninstall-launcher-system
+.PHONY: install-launcher-system uninstall-launcher-system
 # The manual page, made by configure (the version).
 INSTALL_MAN1 += launcher/ppctime-run.1
 TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh \
@@ -195,7 +208,7 @@ DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
 CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
 	launcher/ppctime-timekeeperd launcher/ppctime-timekeeperd.o \
 	launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o launcher/ppctime-binfmt \
-	launcher/ppctime-timekeeperd.service tests/timekeeperd \
+	launcher/ppctime-timekeeperd.service tests/timekeeperd $(launcher_binfmt_d) \
 	launcher/ppctime-timekeeperd.socket \
 	launcher/installable \
 	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so \

@@ -14,11 +14,15 @@
 
 #include "targets.h"
 
+/* Our entries' names: ENTRY_PREFIX TARGET. */
+#define ENTRY_PREFIX	"ppctime-"
+
 /* e_ident, e_type and e_machine: what binfmt_misc compares. */
 #define MAGIC_LEN	20
 
 struct entry {
 	const char *target;
+	char name[64];		/* ENTRY_PREFIX TARGET */
 	unsigned char magic[MAGIC_LEN], mask[MAGIC_LEN];
 };
 
@@ -36,6 +40,7 @@ static void make_entry(size_t i, struct entry *e)
 	int lo = targets[i].big_endian, hi = !lo;	/* bytes of a 16-bit field */
 
 	e->target = targets[i].name;
+	snprintf(e->name, sizeof(e->name), ENTRY_PREFIX "%s", e->target);
 	memset(e->magic, 0, MAGIC_LEN);
 	memset(e->mask, 0xff, MAGIC_LEN);
 	memcpy(e->magic, ELFMAG, SELFMAG);
@@ -113,7 +118,7 @@ static void say_others(const struct entry *e, const char *what)
 		int fd;
 
 		if (d->d_name[0] == '.' || !strcmp(d->d_name, "register") ||
-		    !strcmp(d->d_name, "status") || !strncmp(d->d_name, "ppctime-", 8))
+		    !strcmp(d->d_name, "status") || !strncmp(d->d_name, ENTRY_PREFIX, strlen(ENTRY_PREFIX)))
 			continue;
 		snprintf(path, sizeof(path), BINFMT_MISC_DIR "/%s", d->d_name);
 		fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -137,45 +142,76 @@ next:;
 		closedir(dir);
 }
 
-int binfmt_register(const char *handler, bool (*enabled)(const char *target))
-{
-	int registered = 0;
+/*
+ * The entries of the enabled targets, each with the line binfmt_misc's
+ * register file (and a binfmt.d(5) file) takes.  Their count, or 0 having
+ * said so.
+ */
+struct line {
+	struct entry e;
+	char text[512];
+};
 
-	if (check_mounted())
-		return -1;
+static size_t enabled_lines(const char *handler, bool (*enabled)(const char *target),
+			    struct line lines[NR_TARGETS])
+{
+	size_t n = 0;
+
 	for (size_t i = 0; i < NR_TARGETS; i++) {
-		char name[64], line[512], *p = line;
-		struct entry e;
+		struct line *l = &lines[n];
+		char *p = l->text;
 
 		if (!enabled(targets[i].name))
 			continue;
-		make_entry(i, &e);
-		snprintf(name, sizeof(name), "ppctime-%s", e.target);
-		/* Anew, so that it is tried first. */
-		if (remove_entry(name) < 0)
-			return -1;
-		p += sprintf(p, ":%s:M::", name);
+		make_entry(i, &l->e);
+		p += sprintf(p, ":%s:M::", l->e.name);
 		for (int k = 0; k < MAGIC_LEN; k++)
-			p += sprintf(p, "\\x%02x", e.magic[k]);
+			p += sprintf(p, "\\x%02x", l->e.magic[k]);
 		*p++ = ':';
 		for (int k = 0; k < MAGIC_LEN; k++)
-			p += sprintf(p, "\\x%02x", e.mask[k]);
-		snprintf(p, line + sizeof(line) - p, ":%s:" BINFMT_FLAGS, handler);
-		if (write_file(BINFMT_MISC_DIR "/register", line) < 0) {
-			fprintf(stderr, "ppctime-run: cannot register %s: %s\n", name,
+			p += sprintf(p, "\\x%02x", l->e.mask[k]);
+		snprintf(p, l->text + sizeof(l->text) - p, ":%s:" BINFMT_FLAGS, handler);
+		n++;
+	}
+	if (!n)
+		fprintf(stderr, "ppctime-run: no target built to register\n");
+	return n;
+}
+
+int binfmt_print(const char *handler, bool (*enabled)(const char *target))
+{
+	struct line lines[NR_TARGETS];
+	size_t n = enabled_lines(handler, enabled, lines);
+
+	for (size_t i = 0; i < n; i++)
+		printf("%s\n", lines[i].text);
+	return n ? 0 : -1;
+}
+
+int binfmt_register(const char *handler, bool (*enabled)(const char *target))
+{
+	struct line lines[NR_TARGETS];
+	size_t n;
+
+	if (check_mounted())
+		return -1;
+	n = enabled_lines(handler, enabled, lines);
+	for (size_t i = 0; i < n; i++) {
+		const struct entry *e = &lines[i].e;
+
+		/* Anew, so that it is tried first. */
+		if (remove_entry(e->name) < 0)
+			return -1;
+		if (write_file(BINFMT_MISC_DIR "/register", lines[i].text) < 0) {
+			fprintf(stderr, "ppctime-run: cannot register %s: %s\n", e->name,
 				strerror(errno));
 			return -1;
 		}
 		fprintf(stderr, "ppctime-run: registered %s: %s programs run with the vDSO\n",
-			name, e.target);
-		say_others(&e, "not used while ppctime's entry is registered");
-		registered++;
+			e->name, e->target);
+		say_others(e, "not used while ppctime's entry is registered");
 	}
-	if (!registered) {
-		fprintf(stderr, "ppctime-run: no target built to register\n");
-		return -1;
-	}
-	return 0;
+	return n ? 0 : -1;
 }
 
 int binfmt_unregister(void)
@@ -183,17 +219,15 @@ int binfmt_unregister(void)
 	if (check_mounted())
 		return -1;
 	for (size_t i = 0; i < NR_TARGETS; i++) {
-		char name[64];
 		struct entry e;
 		int r;
 
 		make_entry(i, &e);
-		snprintf(name, sizeof(name), "ppctime-%s", e.target);
-		r = remove_entry(name);
+		r = remove_entry(e.name);
 		if (r < 0)
 			return -1;
 		if (r) {
-			fprintf(stderr, "ppctime-run: removed %s\n", name);
+			fprintf(stderr, "ppctime-run: removed %s\n", e.name);
 			say_others(&e, "used again");
 		}
 	}

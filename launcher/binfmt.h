@@ -15,7 +15,9 @@
  *
  * binfmt_misc tries the entry registered last first, so ours, registered
  * after qemu-user-binfmt's, are used instead of theirs, and theirs again
- * once ours are gone: theirs are never changed.
+ * once ours are gone: theirs are never changed.  At boot, systemd-binfmt
+ * registers binfmt.d(5) files in the order of their names: the file
+ * that holds ours (launcher/Rules.mk) is named to come after qemu-*.conf.
  */
 #ifndef PPCTIME_BINFMT_H
 #define PPCTIME_BINFMT_H
@@ -26,6 +28,13 @@
 #define BINFMT_MISC_DIR	"/proc/sys/fs/binfmt_misc"
 #define BINFMT_FLAGS	"OP"
 
+/* What ppctime-run --binfmt-ACTION does. */
+enum binfmt_action {
+	BINFMT_REGISTER = 1,
+	BINFMT_UNREGISTER,
+	BINFMT_PRINT,
+};
+
 /*
  * Register handler (an absolute path) for the targets whose
  * enabled(name) is true, each entry anew so that it is the last
@@ -33,6 +42,12 @@
  * -1 having said why on stderr.
  */
 int binfmt_register(const char *handler, bool (*enabled)(const char *target));
+
+/*
+ * The same entries as lines of a binfmt.d(5) file, on stdout.  Returns 0,
+ * or -1 if no target is enabled.
+ */
+int binfmt_print(const char *handler, bool (*enabled)(const char *target));
 
 /* Remove ours; say whose entries are used again.  0, or -1 as above. */
 int binfmt_unregister(void);

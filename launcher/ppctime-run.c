@@ -117,6 +117,10 @@ static const char usage_text[] =
 	"                     run, and every program it runs, gets the vDSO\n"
 	"  --binfmt-unregister\n"
 	"                     undo that: QEMU's handlers, if any, serve again\n"
+	"  --binfmt-print[=HANDLER]\n"
+	"                     print those entries as a binfmt.d(5) file would hold\n"
+	"                     them, with HANDLER (default: this ppctime-run's) the\n"
+	"                     handler\n"
 	"  -h, --help         show this text\n"
 	"      --version      show the version\n"
 	"\n"
@@ -746,7 +750,8 @@ struct request {
 	bool use_vdso, verbose;
 	bool private_keeper;		/* asked for, or implied by a clock option */
 	bool binfmt;			/* run by binfmt_misc (BINFMT_HANDLER) */
-	int binfmt_action;		/* --binfmt-register (1) or -unregister (-1) */
+	enum binfmt_action binfmt_action;	/* --binfmt-ACTION, or 0 */
+	const char *binfmt_handler;	/* --binfmt-print's, or NULL: ours */
 	int program_fd;			/* the kernel's (AT_EXECFD), or -1 */
 	unsigned long page_size;	/* 0: the image's */
 	struct timekeeper_options tk_options;
@@ -760,7 +765,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 	enum {
 		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
 		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_VERSION,
-		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER,
+		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT,
 	};
 	static const struct option options[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
@@ -774,6 +779,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "private-timekeeper", no_argument, NULL, OPT_PRIVATE },
 		{ "binfmt-register", no_argument, NULL, OPT_BINFMT_REGISTER },
 		{ "binfmt-unregister", no_argument, NULL, OPT_BINFMT_UNREGISTER },
+		{ "binfmt-print", optional_argument, NULL, OPT_BINFMT_PRINT },
 		{ "argv0", required_argument, NULL, '0' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -809,8 +815,12 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			clock_options = true;
 			break;
 		case OPT_PRIVATE: req->private_keeper = true; break;
-		case OPT_BINFMT_REGISTER: req->binfmt_action = 1; break;
-		case OPT_BINFMT_UNREGISTER: req->binfmt_action = -1; break;
+		case OPT_BINFMT_REGISTER: req->binfmt_action = BINFMT_REGISTER; break;
+		case OPT_BINFMT_UNREGISTER: req->binfmt_action = BINFMT_UNREGISTER; break;
+		case OPT_BINFMT_PRINT:
+			req->binfmt_action = BINFMT_PRINT;
+			req->binfmt_handler = optarg;
+			break;
 		case '0': req->argv0 = optarg; break;
 		case 'v': req->verbose = true; break;
 		case 'h':
@@ -828,7 +838,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size and the "
 			    "timekeeper's options need the vDSO");
 	if (req->binfmt_action && optind != argc)
-		usage_error("--binfmt-register and --binfmt-unregister take no PROGRAM");
+		usage_error("--binfmt-register, --binfmt-unregister and --binfmt-print take no PROGRAM");
 	if (req->binfmt_action)
 		return;
 	if (optind == argc)
@@ -1030,20 +1040,26 @@ static bool target_built(const char *name)
 	return false;
 }
 
-static int binfmt_action(int action)
+static int binfmt_action(const struct request *req)
 {
 	char *dir, *handler;
 
-	if (action < 0)
+	if (req->binfmt_action == BINFMT_UNREGISTER)
 		return binfmt_unregister() ? LAUNCH_EXIT_ERROR : 0;
-	/* The link's own name, which says how the handler was run. */
-	dir = find_support_file(LOADER_DIR, ".");
-	if (asprintf(&handler, "%s/" BINFMT_HANDLER, dir) < 0)
-		refuse("out of memory");
-	if (access(handler, X_OK) < 0)
-		refuse("%s: %s", handler, strerror(errno));
-	if (strchr(handler, ':'))
-		refuse("%s: binfmt_misc takes no handler whose name has a ':'", handler);
+	handler = (char *)req->binfmt_handler;
+	if (!handler) {
+		/* The link's own name, which says how the handler was run. */
+		dir = find_support_file(LOADER_DIR, ".");
+		if (asprintf(&handler, "%s/" BINFMT_HANDLER, dir) < 0)
+			refuse("out of memory");
+		if (access(handler, X_OK) < 0)
+			refuse("%s: %s", handler, strerror(errno));
+	}
+	if (handler[0] != '/' || strchr(handler, ':'))
+		refuse("%s: binfmt_misc takes a handler by its absolute path, with no ':'",
+		       handler);
+	if (req->binfmt_action == BINFMT_PRINT)
+		return binfmt_print(handler, target_built) ? LAUNCH_EXIT_ERROR : 0;
 	return binfmt_register(handler, target_built) ? LAUNCH_EXIT_ERROR : 0;
 }
 
@@ -1062,7 +1078,7 @@ int main(int argc, char **argv)
 	else
 		parse_arguments(argc, argv, &req);
 	if (req.binfmt_action)
-		return binfmt_action(req.binfmt_action);
+		return binfmt_action(&req);
 	read_program_header(req.program_argv[0], req.program_fd, &program);
 
 	/* QEMU [-L SYSROOT] [-0 ARGV0] (5 at most), PROGRAM ARGS... NULL: with

@@ -8,8 +8,9 @@
 # /proc/self/exe are the program's; a program that may be run but not
 # read runs; the $ORIGIN program finds its library; 20 programs at once
 # share one data page; an entry registered before ours serves again once
-# ours are removed; ppctime-run PROGRAM still works meanwhile; and the
-# handler run by hand says what it is.
+# ours are removed; ppctime-run PROGRAM still works meanwhile; the
+# handler run by hand says what it is; and the lines --binfmt-print gives
+# a binfmt.d file, registered as they are, serve as ours do.
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"
@@ -183,4 +184,25 @@ for t in $TARGETS; do
 	if [ "${out#fake handler}" != "$out" ]; then pass "unregister-$t: the earlier handler serves again"
 	else fail "unregister-$t" "not the earlier handler: $(echo "$out" | head -n 2)"; fi
 done
+
+# What a binfmt.d file holds (ppctime-run --binfmt-print), registered as
+# systemd-binfmt registers it at boot, line by line: the same entries.
+if "$run" --binfmt-print >"$work/binfmt.conf" 2>"$work/err"; then
+	grep -v '^#' "$work/binfmt.conf" | while read -r entry; do
+		printf '%s' "$entry" >"$misc/register" || echo "cannot register: $entry"
+	done >"$work/err" 2>&1
+	for t in $TARGETS; do
+		[ -x "$probes/launcher-probe-static-$t" ] || continue
+		"$probes/launcher-probe-static-$t" vdso >"$work/out" 2>>"$work/err"
+		ehdr=$(value sysinfo_ehdr)
+		if [ "${ehdr:-0}" != 0 ] && [ -e "$misc/ppctime-$t" ]; then
+			pass "binfmt-print-$t: its entry, registered by hand, serves"
+		else
+			fail "binfmt-print-$t" "AT_SYSINFO_EHDR ${ehdr:-none}"; show
+		fi
+	done
+	"$run" --binfmt-unregister 2>/dev/null
+else
+	fail binfmt-print "status $?"; show
+fi
 exit $failed

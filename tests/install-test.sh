@@ -36,6 +36,7 @@ installed_make install "$dest"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-timekeeperd ${p#/}/lib64/exec/ppctime/ppctime-binfmt"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.service"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.socket"
+	echo "${p#/}/lib/binfmt.d/zz-ppctime.conf"
 	for t in $TARGETS; do
 		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
 		for b in vdso-insns tb null_syscall context_switch vdsotest sleeper; do
@@ -68,6 +69,17 @@ for f in "$p/bin/ppctime-run" "$p/bin/ppctime-bench" $(for t in $TARGETS; do eva
 done
 if [ -z "$not_x" ]; then pass "install: programs executable"
 else fail "install: programs executable" "not:$not_x"; fi
+
+# binfmt.d's entries name the installed handler, one entry per target.
+conf=$dest$p/lib/binfmt.d/zz-ppctime.conf
+handlers=$(grep -v '^#' "$conf" 2>/dev/null | awk -F: '{ print $7 }' | sort -u)
+entries=$(grep -vc '^#' "$conf" 2>/dev/null)
+if [ "$handlers" = "$p/lib64/exec/ppctime/ppctime-binfmt" ] &&
+   [ "$entries" -eq "$(echo $TARGETS | wc -w)" ]; then
+	pass "install: binfmt.d's $entries entries name the installed handler"
+else
+	fail "install: binfmt.d" "$entries entries, handlers '$handlers'"
+fi
 
 # Each manual page but the links (.so requests) to another.
 for man in "$dest$p"/share/man/man1/*.1; do

@@ -7,12 +7,12 @@
 work=${AUTOPKGTEST_TMP:-$(mktemp -d)}
 probe_source=$PWD/tests/guest/launcher-probe.c
 
-# for_targets FUNCTION: FUNCTION NAME TRIPLET for each target.
+# for_targets FUNCTION: FUNCTION NAME TRIPLET QEMU for each target.
 for_targets() {
-	while read -r name triplet; do
-		"$1" "$name" "$triplet"
+	while read -r name triplet qemu; do
+		"$1" "$name" "$triplet" "$qemu"
 	done <<-EOF
-	$(awk '!/^#/ && NF { print $1, $2 }' targets.txt)
+	$(awk '!/^#/ && NF { print $1, $2, $9 }' targets.txt)
 	EOF
 }
 
