@@ -5,8 +5,9 @@
 # its guest programs tests/guest/launcher-probe[-static|-nopie]-TARGET,
 # tests/guest/origin-TARGET/ (a program and its $ORIGIN library) and
 # tests/guest/mini-sh-TARGET (a script's interpreter, binfmt-test.sh).
-# launcher/timekeeper.o comes from its own fragment; launcher/vdso_image.o
-# is built here and linked by tests/vdso-check.mk too.
+# The timekeeper's objects come from its own fragment, launcher/timekeeper.mk,
+# which adds them to ppctime-run's and ppctime-timekeeperd's prerequisites;
+# launcher/vdso_image.o is built here and linked by tests/vdso-check.mk too.
 
 launcher_src = $(srcdir)/launcher
 LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/$(LOADER_$(t)))
@@ -55,8 +56,8 @@ launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
 
 launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o \
-		launcher/timekeeper.o launcher/timekeeperd_client.o launcher/keeper_watch.o \
-		launcher/binfmt.o launcher/vdso_image.o
+		launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o \
+		launcher/vdso_image.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
@@ -76,7 +77,7 @@ launcher/timekeeperd_client.o launcher/ppctime-timekeeperd.o launcher/keeper_wat
 		-c -o $@ $<
 
 launcher/ppctime-timekeeperd: launcher/ppctime-timekeeperd.o launcher/timekeeperd_client.o \
-		launcher/keeper_watch.o launcher/timekeeper.o
+		launcher/keeper_watch.o
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $^
 

@@ -102,9 +102,9 @@ struct timekeeper_steered {
 };
 
 /*
- * Private to timekeeper.c, in the header so callers can allocate it (also
- * in shared memory), except updates: a watchdog may load it atomically to
- * see the timekeeper is alive.
+ * Private to the timekeeper's files (launcher/README.md), in the header so
+ * callers can allocate it (also in shared memory), except updates: a
+ * watchdog may load it atomically to see the timekeeper is alive.
  */
 struct timekeeper {
 	uint8_t *page;

@@ -1,0 +1,211 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The guest's data page, written in the target's byte order and layout
+ * (datapage_writer.h), and the threads that leave its clock_mode NONE
+ * once the writer's process is gone.
+ */
+#define _GNU_SOURCE
+#include "datapage_writer.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <semaphore.h>
+#include <signal.h>
+#include <stddef.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* ---- The page, in the target's byte order ---- */
+
+static size_t data_offset(const struct timekeeper_target *t, int i)
+{
+	return (t->is64 ? VDSO_DATA_OFFSET64 : VDSO_DATA_OFFSET32) +
+	       i * sizeof(struct vdso_data);
+}
+
+#define DATA_FIELD(t, i, field) \
+	(data_offset(t, i) + offsetof(struct vdso_data, field))
+
+static void put32(uint8_t *page, const struct timekeeper_target *t,
+		  size_t off, uint32_t v)
+{
+	if (t->big_endian)
+		v = __builtin_bswap32(v);
+	__atomic_store_n((uint32_t *)(page + off), v, __ATOMIC_RELAXED);
+}
+
+/*
+ * One store: a ppc64 reader loads the doubleword at once, a ppc32 one in
+ * two words, which only the seqcount makes consistent.
+ */
+static void put64(uint8_t *page, const struct timekeeper_target *t,
+		  size_t off, uint64_t v)
+{
+	if (t->big_endian)
+		v = __builtin_bswap64(v);
+	__atomic_store_n((uint64_t *)(page + off), v, __ATOMIC_RELAXED);
+}
+
+static uint32_t get32(const uint8_t *page, const struct timekeeper_target *t,
+		      size_t off)
+{
+	uint32_t v = __atomic_load_n((const uint32_t *)(page + off),
+				     __ATOMIC_RELAXED);
+
+	return t->big_endian ? __builtin_bswap32(v) : v;
+}
+
+/*
+ * seq odd in data[0] and data[1], then the write barrier.  A seq found odd
+ * (a writer died half way, or the page is new) stays odd rather than
+ * becoming even with a half-written page behind it.
+ */
+void page_write_begin(struct timekeeper *tk, uint32_t seq[CS_BASES])
+{
+	const struct timekeeper_target *t = &tk->target;
+
+	for (int i = 0; i < CS_BASES; i++) {
+		seq[i] = get32(tk->page, t, DATA_FIELD(t, i, seq)) | 1;
+		put32(tk->page, t, DATA_FIELD(t, i, seq), seq[i]);
+	}
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+}
+
+void page_write_end(struct timekeeper *tk, const uint32_t seq[CS_BASES])
+{
+	const struct timekeeper_target *t = &tk->target;
+
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	for (int i = 0; i < CS_BASES; i++)
+		put32(tk->page, t, DATA_FIELD(t, i, seq), seq[i] + 1);
+}
+
+/*
+ * clock_mode is written only when it changes: after this process's death
+ * the kernel writes NONE there (timekeeper_clear_mode_at_exit()), possibly
+ * while the writer is still finishing an update, which must not undo it.
+ */
+void page_write_vclock(struct timekeeper *tk, int i, const struct vclock *vc)
+{
+	const struct timekeeper_target *t = &tk->target;
+	uint8_t *page = tk->page;
+
+	if (!tk->updates || vc->clock_mode != tk->page_mode[i]) {
+		put32(page, t, DATA_FIELD(t, i, clock_mode), vc->clock_mode);
+		tk->page_mode[i] = vc->clock_mode;
+	}
+	put64(page, t, DATA_FIELD(t, i, cycle_last), vc->cycle_last);
+	put64(page, t, DATA_FIELD(t, i, mask), UINT64_MAX);
+	put32(page, t, DATA_FIELD(t, i, mult), vc->mult);
+	put32(page, t, DATA_FIELD(t, i, shift), vc->shift);
+	for (int k = 0; k < VDSO_BASES; k++) {
+		put64(page, t, DATA_FIELD(t, i, basetime[k].sec), vc->base[k].sec);
+		put64(page, t, DATA_FIELD(t, i, basetime[k].nsec), vc->base[k].nsec);
+	}
+	/* The vDSO reads these from data[0]; data[1] gets the same. */
+	put32(page, t, DATA_FIELD(t, i, tz_minuteswest), tk->tz.tz_minuteswest);
+	put32(page, t, DATA_FIELD(t, i, tz_dsttime), tk->tz.tz_dsttime);
+	put32(page, t, DATA_FIELD(t, i, hrtimer_res), tk->hrtimer_res);
+	put32(page, t, DATA_FIELD(t, i, coarse_res), tk->coarse_res);
+}
+
+void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES])
+{
+	uint32_t seq[CS_BASES];
+
+	page_write_begin(tk, seq);
+	for (int i = 0; i < CS_BASES; i++)
+		page_write_vclock(tk, i, &vc[i]);
+	page_write_end(tk, seq);
+}
+
+void page_write_tbfreq(struct timekeeper *tk)
+{
+	const struct timekeeper_target *t = &tk->target;
+
+	put64(tk->page, t, t->is64 ? VDSO_TBFREQ_OFFSET64 : VDSO_TBFREQ_OFFSET32,
+	      tk->tb_ticks_per_sec);
+}
+
+/* ---- The page after this process ---- */
+
+struct clear_mode_at_exit {
+	void *field;
+	sem_t *started;
+};
+
+/* Never returns: sleeps, every signal blocked, until the process dies. */
+static void *clear_mode_at_exit_thread(void *arg)
+{
+	struct clear_mode_at_exit *c = arg;
+	sigset_t all;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	syscall(SYS_set_tid_address, c->field);
+	sem_post(c->started);
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/*
+ * Starts n threads that only wait, each with its clear_child_tid
+ * (set_tid_address(2)) on one of the page's clock_mode fields, two per
+ * field: the first 2 * CS_BASES - n of data[0]'s are the caller's to set.
+ */
+static int clear_mode_threads(struct timekeeper *tk, int n)
+{
+	const struct timekeeper_target *t = &tk->target;
+	struct clear_mode_at_exit helpers[2 * CS_BASES];
+	pthread_attr_t attr;
+	pthread_t thread;
+	sem_t started;
+	int e = pthread_attr_init(&attr), k;
+
+	sem_init(&started, 0, 0);
+	if (!e)
+		e = pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN);
+	if (!e)
+		e = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	for (k = 0; k < n && !e; k++) {
+		helpers[k] = (struct clear_mode_at_exit){
+			tk->page + DATA_FIELD(t, (k + 2 * CS_BASES - n) / 2, clock_mode),
+			&started };
+		e = pthread_create(&thread, &attr, clear_mode_at_exit_thread, &helpers[k]);
+	}
+	pthread_attr_destroy(&attr);
+	/* Each must have set its address before the page depends on it. */
+	for (int i = e ? k - 1 : k; i > 0; i--)
+		while (sem_wait(&started) && errno == EINTR)
+			;
+	sem_destroy(&started);
+	if (e) {
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A thread's clear_child_tid is where the kernel writes 0 when the thread
+ * exits, but only while another thread still shares its memory.  So each
+ * clock_mode gets two threads: whichever of the four dies last, both
+ * fields are cleared by one that died before.  This thread, the writer,
+ * is one of data[0]'s: its own write comes after its last update for sure.
+ */
+int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
+{
+	if (clear_mode_threads(tk, 2 * CS_BASES - 1))
+		return -1;
+	syscall(SYS_set_tid_address,
+		tk->page + DATA_FIELD(&tk->target, CS_HRES_COARSE, clock_mode));
+	return 0;
+}
+
+/* A thread has one clear_child_tid: a writer of several pages lends it to none. */
+int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk)
+{
+	return clear_mode_threads(tk, 2 * CS_BASES);
+}

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The one writer of the guest's data page: the target's byte order and
+ * layout, the seqcount around every update.  What the page holds after
+ * the writer's death is timekeeper_clear_mode_at_exit()'s (timekeeper.h),
+ * also here.
+ */
+#ifndef PPCTIME_DATAPAGE_WRITER_H
+#define PPCTIME_DATAPAGE_WRITER_H
+
+#include <stdint.h>
+
+#include <vdso/datapage.h>
+
+#include "timekeeper.h"
+#include "vclock.h"
+
+/* An update begins: seq[] is for page_write_end(). */
+void page_write_begin(struct timekeeper *tk, uint32_t seq[CS_BASES]);
+
+/* seq even again, one past page_write_begin()'s. */
+void page_write_end(struct timekeeper *tk, const uint32_t seq[CS_BASES]);
+
+/* data[i] from vc, between page_write_begin() and page_write_end(). */
+void page_write_vclock(struct timekeeper *tk, int i, const struct vclock *vc);
+
+/* data[0] and data[1] from vc[], in one update. */
+void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES]);
+
+/* tb_ticks_per_sec, which the vDSO reads without the seqcount. */
+void page_write_tbfreq(struct timekeeper *tk);
+
+#endif /* PPCTIME_DATAPAGE_WRITER_H */
