@@ -7,9 +7,17 @@
 # tests/guest/mini-sh-TARGET (a script's interpreter, binfmt-test.sh).
 # The timekeeper's objects come from its own fragment, launcher/timekeeper.mk,
 # which adds them to ppctime-run's and ppctime-timekeeperd's prerequisites;
-# launcher/vdso_image.o is built here and linked by tests/vdso-check.mk too.
+# the vDSO image reader, $(VDSO_IMAGE_OBJS), is built here and linked by
+# tests/vdso-check.mk, tests/vdso-image.mk and launcher/fuzz.mk too (this
+# fragment is read before theirs: it sorts first).
 
 launcher_src = $(srcdir)/launcher
+# The vDSO image reader (vdso_image.h) and the ELF reader it is built on
+# (elf_file.h).
+VDSO_IMAGE_OBJS = launcher/elf_file.o launcher/vdso_image.o launcher/vdso_guest_rules.o \
+	launcher/vdso_page_size.o
+VDSO_IMAGE_HEADERS = $(launcher_src)/elf_file.h $(launcher_src)/vdso_image.h \
+	$(launcher_src)/fail.h
 LAUNCHER_LOADERS = $(foreach t,$(TARGETS),launcher/$(LOADER_$(t)))
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t) \
@@ -28,8 +36,8 @@ launcher_run_defs = -DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PAC
 launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/launch_protocol.h \
 	$(launcher_src)/binfmt.h \
 	$(launcher_src)/timekeeper.h $(launcher_src)/timekeeperd_client.h \
-	$(launcher_src)/vdso_image.h $(srcdir)/vdso-kernel/include/vdso/datapage.h \
-	targets.h Makefile
+	$(VDSO_IMAGE_HEADERS) $(launcher_src)/elf_program.h \
+	$(srcdir)/vdso-kernel/include/vdso/datapage.h targets.h Makefile
 launcher_run_cc = $(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) \
 	-I$(srcdir)/vdso-kernel/include $(launcher_run_defs)
 
@@ -48,16 +56,17 @@ launcher/installable/ppctime-run.o: $(launcher_run_deps) launcher/installable/di
 	$(quiet) CC $@
 	$(Q)$(launcher_run_cc) -include launcher/installable/dirs.h -c -o $@ $<
 
-# The ELF reader, also linked into tests/vdso-check.
-launcher/vdso_image.o: $(launcher_src)/vdso_image.c $(launcher_src)/vdso_image.h \
-		$(launcher_src)/fail.h Makefile
+# The vDSO image reader, and what ppctime-run reads of a program with the
+# ELF reader (elf_program.h).
+$(VDSO_IMAGE_OBJS) launcher/elf_program.o: launcher/%.o: $(launcher_src)/%.c \
+		$(VDSO_IMAGE_HEADERS) $(launcher_src)/elf_program.h Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
 
 launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o \
 		launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o \
-		launcher/vdso_image.o
+		launcher/elf_program.o $(VDSO_IMAGE_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
@@ -206,7 +215,8 @@ TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh \
 CHECK_DEPS += $(LAUNCHER_PROBES)
 INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
-CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o launcher/vdso_image.o \
+CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o $(VDSO_IMAGE_OBJS) \
+	launcher/elf_program.o \
 	launcher/ppctime-timekeeperd launcher/ppctime-timekeeperd.o \
 	launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o launcher/ppctime-binfmt \
 	launcher/ppctime-timekeeperd.service tests/timekeeperd $(launcher_binfmt_d) \

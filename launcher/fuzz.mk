@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# libFuzzer (with ASan and UBSan) on launcher/vdso_image.c, seeded with the
-# built vDSO images, the vdso-check fixtures and a large image that
-# tests/vdso-image-patch.py makes (launcher/fuzz-vdso-image.sh).
+# libFuzzer (with ASan and UBSan) on the vDSO image reader and on what
+# ppctime-run reads of a program (launcher/Rules.mk: $(VDSO_IMAGE_OBJS),
+# launcher/elf_program.o), seeded with the built vDSO images, the
+# vdso-check fixtures and a large image that tests/vdso-image-patch.py
+# makes (launcher/fuzz-vdso-image.sh).
 # "make fuzz" runs FUZZ_RUNS executions and fails on a crash or sanitizer
 # report, or without clang; "make check" runs a few seconds of it, or says
 # SKIP and why when clang cannot build it.
@@ -13,10 +15,11 @@ FUZZ_RUNS = 1000000
 FUZZ_PACKAGES = clang libclang-rt-14-dev
 
 fuzz_bin = launcher/fuzz_vdso_image
-fuzz_srcs = $(srcdir)/launcher/fuzz_vdso_image.c $(srcdir)/launcher/vdso_image.c
+fuzz_srcs = $(srcdir)/launcher/fuzz_vdso_image.c \
+	$(patsubst launcher/%.o,$(srcdir)/launcher/%.c,$(VDSO_IMAGE_OBJS) launcher/elf_program.o)
 fuzz_script = $(srcdir)/launcher/fuzz-vdso-image.sh
 
-$(fuzz_bin): $(fuzz_srcs) $(srcdir)/launcher/vdso_image.h $(srcdir)/launcher/fail.h
+$(fuzz_bin): $(fuzz_srcs) $(VDSO_IMAGE_HEADERS) $(srcdir)/launcher/elf_program.h
 	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "$(FUZZ_CC) not found: install the Debian packages $(FUZZ_PACKAGES)" >&2; exit 1; }
 	$(quiet) FUZZCC $@
 	$(Q)$(MKDIR_P) $(@D)

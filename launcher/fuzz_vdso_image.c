@@ -3,11 +3,14 @@
  * libFuzzer target for vdso_image: whatever the bytes, parsing either fails
  * with a message or gives an image every accessor and check can walk, all
  * without a crash, a sanitizer report, a leak or a quadratic walk (the
- * corpus has a large image; launcher/fuzz.mk builds and runs it).
+ * corpus has a large image; launcher/fuzz.mk builds and runs it).  The
+ * same bytes as a program ppctime-run is to run go through elf_program.
  */
+#include "elf_program.h"
 #include "vdso_image.h"
 
 #include <elf.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -58,7 +61,8 @@ static void walk(const struct vdso_image *img)
 			if (vdso_image_symbol(img, kinds[k], i, &sym, err, sizeof(err)))
 				continue;
 			/* Strings handed out must be terminated inside the image. */
-			if (strlen(sym.name) + (sym.version ? strlen(sym.version) : 0) > img->len)
+			if (strlen(sym.name) + (sym.version ? strlen(sym.version) : 0) >
+			    img->elf.len)
 				abort();
 			vdso_image_read_u32(img, sym.value, &word);
 			/* Real names walk real chains; a few suffice. */
@@ -89,6 +93,48 @@ static void check(const struct vdso_image *img)
 		abort();	/* a refusal says why, a page size is one */
 }
 
+/* The input as a file elf_program reads. */
+struct input {
+	const uint8_t *data;
+	size_t size;
+};
+
+static ssize_t read_input(void *file, void *buf, size_t size, uint64_t offset)
+{
+	const struct input *in = file;
+	size_t n;
+
+	if (offset >= in->size)
+		return 0;
+	n = in->size - offset < size ? in->size - offset : size;
+	memcpy(buf, in->data + offset, n);
+	return n;
+}
+
+/* What ppctime-run reads of a program and of the host's. */
+static void inspect_program(const uint8_t *data, size_t size)
+{
+	struct input in = { data, size };
+	unsigned char header[ELF_HEADER_MAX];
+	struct elf_file elf;
+	char err[256] = "";
+	char *interp;
+
+	if (elf_program_read_header(&elf, header, read_input, &in, err, sizeof(err))) {
+		if (!err[0])
+			abort();	/* a refusal must say why */
+		return;
+	}
+	if (elf_program_interpreter(&elf, read_input, &in, &interp, err, sizeof(err))) {
+		if (!err[0] || interp)
+			abort();	/* and leaves no interpreter */
+		return;
+	}
+	if (interp && strlen(interp) >= PATH_MAX)
+		abort();
+	free(interp);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -96,6 +142,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct vdso_image img;
 	char err[256] = "";
 
+	inspect_program(data, size);
 	if (vdso_image_parse(&img, data, size, err, sizeof(err))) {
 		if (!err[0])
 			abort();	/* a refusal must say why */

@@ -49,6 +49,7 @@
 
 #include "vdso/datapage.h"
 #include "binfmt.h"
+#include "elf_program.h"
 #include "keeper_watch.h"
 #include "launch_protocol.h"
 #include "targets.h"
@@ -169,68 +170,6 @@ struct program_info {
 	int fd;				/* open, close-on-exec */
 };
 
-static uint16_t elf16(const unsigned char *p, bool big_endian)
-{
-	return big_endian ? (p[0] << 8) | p[1] : p[0] | (p[1] << 8);
-}
-
-static uint32_t elf32(const unsigned char *p, bool big_endian)
-{
-	return big_endian ? (uint32_t)elf16(p, true) << 16 | elf16(p + 2, true)
-			  : elf16(p, false) | (uint32_t)elf16(p + 2, false) << 16;
-}
-
-static uint64_t elf64(const unsigned char *p, bool big_endian)
-{
-	return big_endian ? (uint64_t)elf32(p, true) << 32 | elf32(p + 4, true)
-			  : elf32(p, false) | (uint64_t)elf32(p + 4, false) << 32;
-}
-
-/*
- * The program interpreter (PT_INTERP) of the ELF file open as FD, whose
- * header EH was read, of either class and byte order: *INTERP malloc'd,
- * or NULL for none.  Returns NULL, or what is wrong with the file.
- */
-static const char *elf_interpreter(int fd, const unsigned char *eh, char **interp)
-{
-	bool big_endian = eh[EI_DATA] == ELFDATA2MSB, is64 = eh[EI_CLASS] == ELFCLASS64;
-	unsigned char ph[sizeof(Elf64_Phdr)];
-	uint64_t phoff, offset, size;
-	unsigned phentsize, phnum;
-
-	*interp = NULL;
-	if (is64) {
-		phoff = elf64(eh + offsetof(Elf64_Ehdr, e_phoff), big_endian);
-		phentsize = elf16(eh + offsetof(Elf64_Ehdr, e_phentsize), big_endian);
-		phnum = elf16(eh + offsetof(Elf64_Ehdr, e_phnum), big_endian);
-	} else {
-		phoff = elf32(eh + offsetof(Elf32_Ehdr, e_phoff), big_endian);
-		phentsize = elf16(eh + offsetof(Elf32_Ehdr, e_phentsize), big_endian);
-		phnum = elf16(eh + offsetof(Elf32_Ehdr, e_phnum), big_endian);
-	}
-	if (phentsize < (is64 ? sizeof(Elf64_Phdr) : sizeof(Elf32_Phdr)) || phentsize > sizeof(ph))
-		return "bad program header size";
-	for (unsigned i = 0; i < phnum; i++) {
-		if (pread(fd, ph, phentsize, phoff + (uint64_t)i * phentsize) != phentsize)
-			return "truncated program headers";
-		if (elf32(ph, big_endian) != PT_INTERP)
-			continue;
-		offset = is64 ? elf64(ph + offsetof(Elf64_Phdr, p_offset), big_endian)
-			      : elf32(ph + offsetof(Elf32_Phdr, p_offset), big_endian);
-		size = is64 ? elf64(ph + offsetof(Elf64_Phdr, p_filesz), big_endian)
-			    : elf32(ph + offsetof(Elf32_Phdr, p_filesz), big_endian);
-		if (size >= PATH_MAX || !(*interp = calloc(1, size + 1)))
-			return "bad program interpreter";
-		if (pread(fd, *interp, size, offset) != (ssize_t)size) {
-			free(*interp);
-			*interp = NULL;
-			return "truncated program interpreter";
-		}
-		return NULL;
-	}
-	return NULL;
-}
-
 /* What the kernel's exec asks of a file, which QEMU does not ask as a user. */
 static void check_executable(int fd, const char *path)
 {
@@ -249,11 +188,9 @@ static void check_executable(int fd, const char *path)
 /* PROGRAM at path, or open as fd (binfmt_misc's O flag: maybe unreadable). */
 static void read_program_header(const char *path, int fd, struct program_info *info)
 {
-	unsigned char eh[sizeof(Elf64_Ehdr)];
-	bool big_endian;
-	int elf_class;
-	uint16_t machine;
-	const char *bad;
+	unsigned char eh[ELF_HEADER_MAX];
+	struct elf_file elf;
+	char bad[128];
 	char *interp;
 
 	if (fd < 0)
@@ -266,24 +203,19 @@ static void read_program_header(const char *path, int fd, struct program_info *i
 		refuse_with(errno == ENOENT ? LAUNCH_EXIT_NOT_FOUND : LAUNCH_EXIT_CANNOT_EXECUTE,
 			    "cannot open %s: %s", path, strerror(errno));
 	check_executable(fd, path);
-	if (pread(fd, eh, sizeof(eh), 0) < (ssize_t)sizeof(Elf32_Ehdr) ||
-	    memcmp(eh, ELFMAG, SELFMAG))
+	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) < 0)
 		refuse_program("%s: not an ELF program", path);
-	elf_class = eh[EI_CLASS] == ELFCLASS64 ? 64 : eh[EI_CLASS] == ELFCLASS32 ? 32 : 0;
-	big_endian = eh[EI_DATA] == ELFDATA2MSB;
-	machine = elf16(eh + offsetof(Elf64_Ehdr, e_machine), big_endian); /* both classes */
 	info->target = NULL;
 	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].elf_class == elf_class && targets[i].big_endian == big_endian &&
-		    targets[i].machine == machine)
+		if (targets[i].elf_class == elf.elf_class &&
+		    targets[i].big_endian == elf.big_endian && targets[i].machine == elf.machine)
 			info->target = &targets[i];
 	if (!info->target)
 		refuse_program("%s: not a powerpc program (ELF class %u, byte order %u, machine %u):"
 		       " ppctime runs ppc32, ppc64 and ppc64le ones", path,
-		       eh[EI_CLASS], eh[EI_DATA], machine);
+		       eh[EI_CLASS], eh[EI_DATA], elf.machine);
 
-	bad = elf_interpreter(fd, eh, &interp);
-	if (bad)
+	if (elf_program_interpreter(&elf, elf_read_fd, &fd, &interp, bad, sizeof(bad)) < 0)
 		refuse_program("%s: %s", path, bad);
 	info->dynamic = interp != NULL;
 	free(interp);
@@ -350,14 +282,15 @@ static const char *find_qemu(const struct target *t)
 /* The ELF interpreter of the host program at PATH (malloc'd), or NULL. */
 static char *host_interpreter(const char *path)
 {
-	unsigned char eh[sizeof(Elf64_Ehdr)];
+	unsigned char eh[ELF_HEADER_MAX];
+	struct elf_file elf;
 	char *interp = NULL;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return NULL;
-	if (pread(fd, eh, sizeof(eh), 0) == sizeof(eh) && !memcmp(eh, ELFMAG, SELFMAG))
-		elf_interpreter(fd, eh, &interp);
+	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) == 0)
+		elf_program_interpreter(&elf, elf_read_fd, &fd, &interp, NULL, 0);
 	close(fd);
 	return interp;
 }
@@ -402,7 +335,7 @@ static int image_memfd(const struct vdso_image *img)
 {
 	int fd = memfd_create("ppctime-vdso-image", MFD_ALLOW_SEALING);
 
-	if (fd < 0 || write(fd, img->buf, img->len) != (ssize_t)img->len ||
+	if (fd < 0 || write(fd, img->elf.buf, img->elf.len) != (ssize_t)img->elf.len ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
 		refuse("cannot copy the vDSO image into a memfd: %s", strerror(errno));
 	return fd;

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * vdso_image: read a powerpc vDSO image (an ELF shared object) held in
- * memory, of either class and byte order whatever the host's, without
- * libelf.  Self-contained like the kernel selftests' parse_vdso.c, but
- * trusting nothing in the file: every offset, count and string is
- * bounds-checked before use, so any input gives either a parsed image or a
- * message saying what is wrong.
+ * memory, with elf_file's bounds checks.  Self-contained like the kernel
+ * selftests' parse_vdso.c, but trusting nothing in the file: any input
+ * gives either a parsed image or a message saying what is wrong.
+ * vdso_image.c parses the image and looks things up in it,
+ * vdso_guest_rules.c checks what a guest relies on, vdso_page_size.c
+ * finds the page size the image was built for.
  *
  * Addresses: the vDSO has one PT_LOAD at vaddr 0 and file offset 0, so a
  * symbol value is an offset from the image base (on ppc64 ELFv1 too: vDSO
@@ -18,20 +19,20 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elf_file.h"
+
 /* The vDSO ABI's one version node and the name glibc looks up with. */
 #define VDSO_VERSION "LINUX_2.6.15"
 
-/* A string table: file offset and size. */
-struct vdso_strtab {
-	uint64_t offset;
-	uint64_t size;
-};
+/* A versym entry: the version definition's index, and "hidden". */
+#define VDSO_VERSYM_INDEX 0x7fff
+#define VDSO_VERSYM_HIDDEN 0x8000
 
 /* A symbol table: file offset, number of entries and its strings. */
 struct vdso_symtab {
 	uint64_t offset;
 	size_t count;
-	struct vdso_strtab strings;
+	struct elf_strtab strings;
 };
 
 /* A dynamic relocation table: present (its tag seen), its size and the
@@ -45,29 +46,17 @@ struct vdso_reloc_table {
 };
 
 struct vdso_image {
-	const unsigned char *buf;
-	size_t len;
-	bool swap;			/* image byte order differs from the host's */
-
-	/* ELF header. */
-	int elf_class;			/* 32 or 64 */
-	bool big_endian;
-	uint16_t type;
-	uint16_t machine;
-	uint32_t flags;
+	/* The whole image, from offset 0, and its ELF header: its program
+	 * headers, at e_phoff, the guest reads mapped. */
+	struct elf_file elf;
 
 	/* The single PT_LOAD segment. */
-	struct {
-		uint64_t vaddr, memsz, offset, filesz;
-		uint32_t flags;		/* PF_R | PF_W | PF_X */
-	} load;
+	struct elf_segment load;
 	/* The (last) PT_DYNAMIC: the guest reads it at vaddr, the checks at
 	 * offset. */
 	struct {
 		uint64_t vaddr, offset, filesz;
 	} dynamic;
-	uint64_t phoff;			/* e_phoff: the guest reads them mapped */
-	size_t phnum;
 	bool has_tls;			/* a PT_TLS segment */
 
 	/* From the dynamic section.  All offsets are file offsets. */
@@ -79,6 +68,7 @@ struct vdso_image {
 	size_t verdef_count;		/* DT_VERDEFNUM, checked against the chain */
 	const char *soname;		/* DT_SONAME, NULL if absent */
 	struct vdso_symtab dynsym;	/* DT_SYMTAB, counted from the hash tables */
+	size_t gnu_hash_count;		/* the symbols DT_GNU_HASH covers */
 	struct vdso_reloc_table rel, rela, relr, jmprel; /* DT_REL... and sizes */
 	bool has_pltrel;
 	uint64_t pltrel;		/* DT_PLTREL: DT_REL or DT_RELA */
@@ -87,9 +77,9 @@ struct vdso_image {
 	bool has_verneed;		/* DT_VERNEED */
 
 	/* The Verdef chain, walked once: each one's file offset in chain
-	 * order, and by vd_ndx (up to verdef_max_index, at most 0x7fff, the
-	 * indexes a versym entry can name) the first one's position + 1, 0
-	 * for none. */
+	 * order, and by vd_ndx (up to verdef_max_index, at most
+	 * VDSO_VERSYM_INDEX, the indexes a versym entry can name) the first
+	 * one's position + 1, 0 for none. */
 	uint64_t *verdef_offsets;
 	size_t *verdef_by_index;
 	size_t verdef_max_index;
@@ -98,7 +88,7 @@ struct vdso_image {
 	 * unstripped images (the .dbg twins) keep in SHT_SYMTAB. */
 	uint64_t shoff;
 	size_t shnum;
-	struct vdso_strtab section_names;
+	struct elf_strtab section_names;
 	struct vdso_symtab symtab;	/* count 0 if stripped */
 
 	void *owned;			/* the copy vdso_image_load made */
@@ -218,9 +208,29 @@ int vdso_image_verdef(const struct vdso_image *img, size_t index,
 int vdso_image_section(const struct vdso_image *img, size_t index,
 		       struct vdso_section *sec, char *err, size_t errlen);
 
+/* The bytes [offset, offset + size) of the file if they lie in the PT_LOAD
+ * segment, or NULL: what the dynamic section points at must be there at
+ * run time. */
+const unsigned char *vdso_image_bytes(const struct vdso_image *img, uint64_t offset,
+				      uint64_t size);
+
 /* The 32-bit word (an instruction) at vaddr inside the loaded segment,
  * in host byte order. */
 int vdso_image_read_u32(const struct vdso_image *img, uint64_t vaddr,
 			uint32_t *word);
+
+/* An address range [start, end) of the image: a function or a section. */
+struct vdso_range {
+	uint64_t start, end;
+	const char *name;
+};
+
+/* Sorts ranges by start, then end. */
+void vdso_sort_ranges(struct vdso_range *ranges, size_t count);
+
+/* The executable sections, sorted and disjoint, each loaded where it lies
+ * in the file: where calls may land.  The caller frees *code. */
+int vdso_image_code(const struct vdso_image *img, struct vdso_range **code,
+		    size_t *count, char *err, size_t errlen);
 
 #endif /* VDSO_IMAGE_H */

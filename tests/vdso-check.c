@@ -1111,7 +1111,7 @@ int main(int argc, char **argv)
 	/* Stripping changes only the ELF header's section fields. */
 	ehdr_size = target->elf_class == 64 ? sizeof(Elf64_Ehdr) : sizeof(Elf32_Ehdr);
 	if (image.load.filesz != dbg.load.filesz ||
-	    memcmp(image.buf + ehdr_size, dbg.buf + ehdr_size,
+	    memcmp(image.elf.buf + ehdr_size, dbg.elf.buf + ehdr_size,
 		   image.load.filesz - ehdr_size))
 		die("%s is not the twin of %s: their loaded segments differ",
 		    dbg_path, image_path);

@@ -5,12 +5,12 @@
 
 VDSO_CHECK = tests/vdso-check
 
-$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c launcher/vdso_image.o \
-		$(srcdir)/launcher/vdso_image.h targets.h
+$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS) $(VDSO_IMAGE_HEADERS) \
+		targets.h
 	$(quiet) CC $@
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
-		$(srcdir)/tests/vdso-check.c launcher/vdso_image.o
+		$(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS)
 
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso
 BAD_VDSO_SRCS = $(BAD_VDSO_DIR)/vdso.S $(BAD_VDSO_DIR)/vdso.lds.S \

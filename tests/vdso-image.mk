@@ -6,12 +6,12 @@
 
 VDSO_IMAGE_PROBE = tests/vdso-image-probe
 
-$(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c launcher/vdso_image.o \
-		$(srcdir)/launcher/vdso_image.h targets.h
+$(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS) \
+		$(VDSO_IMAGE_HEADERS) targets.h
 	$(quiet) CC $@
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
-		$(srcdir)/tests/vdso-image-probe.c launcher/vdso_image.o
+		$(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS)
 
 CHECK_DEPS += $(VDSO_IMAGE_PROBE) $(SEED_IMAGES)
 TESTS += $(srcdir)/tests/vdso-image-test.sh
