@@ -178,16 +178,17 @@ INSTALL_BIN += launcher/installable/ppctime-run
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
 # Beside the loaders: ppctime-run finds both in LOADER_DIR.
 INSTALL_HOST_LIBEXEC += launcher/ppctime-qemu-preload.so
-# binfmt_misc's entries as a binfmt.d(5) file, with the installed handler.
-# At boot systemd-binfmt registers the files in the order of their names
-# and binfmt_misc tries the last registered first: the name comes after
-# qemu-user-binfmt's qemu-*.conf.
+# binfmt_misc's entries as a binfmt.d(5) file, with the installed handler
+# (rewritten only when it changes, as dirs.h: 'make install' may be given
+# other directories).  At boot systemd-binfmt registers the files in the
+# order of their names and binfmt_misc tries the last registered first:
+# the name comes after qemu-user-binfmt's qemu-*.conf.
 binfmtdir = $(prefix)/lib/binfmt.d
 launcher_binfmt_d = launcher/zz-ppctime.conf
-$(launcher_binfmt_d): launcher/ppctime-run launcher/ppctime-binfmt $(LAUNCHER_LOADERS)
+$(launcher_binfmt_d): launcher/ppctime-run launcher/ppctime-binfmt $(LAUNCHER_LOADERS) FORCE
 	$(Q){ echo "# powerpc programs run by ppctime-run, with a vDSO (ppctime-run --binfmt-print)"; \
 		launcher/ppctime-run --binfmt-print=$(pkglibexecdir)/ppctime-binfmt; } >$@.new
-	$(Q)mv $@.new $@
+	$(Q)if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 ALL += $(launcher_binfmt_d)
 # The daemon runs, so it is not among INSTALL_HOST_LIBEXEC (mode 644); its
 # units go where systemd looks for a package's (Debian 12's
