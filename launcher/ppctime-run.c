@@ -11,9 +11,11 @@
  * keeps them current, and start QEMU as for PROGRAM itself but loading
  * the guest loader (ppctime-loader-TARGET) in its place
  * (launch_protocol.h), which maps the pages and the image in the guest and
- * enters PROGRAM.  This process then watches both children (the daemon
- * has a watchdog of its own: of it only a hang-up, its death, is seen
- * here): a timekeeper that stalls is killed, and one that
+ * enters PROGRAM.  With the daemon, which watches this process (its
+ * watchdog watches the keeper), this process becomes QEMU, as under plain
+ * QEMU: one process, its pid, signals and status the program's.  With a
+ * timekeeper of its own (or a daemon that cannot watch it), it watches
+ * its children instead: a timekeeper that stalls is killed, and one that
  * dies, however, leaves the page in VDSO_CLOCKMODE_NONE (the kernel writes
  * it, timekeeper_clear_mode_at_exit()) so readers use the system call;
  * when the program ends, it ends the same way.  Only the timekeeper maps
@@ -861,7 +863,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		/* QEMU's, for the loader to map; the socket stays ours. */
 		if (fcntl(data_fd, F_SETFD, 0) < 0)
 			refuse("fcntl: %s", strerror(errno));
-		w.daemon_fd = daemon.sock;
+		w.daemon_fd = daemon.sock;	/* -1: it watches our pid */
 		tk = NULL;
 		pages = NULL;
 		if (req->verbose)
@@ -899,6 +901,11 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		     program->fd) < 0)
 		refuse("out of memory");
 	launch_fd = launch_memfd(launch);
+	/* The daemon watches this process: become the program. */
+	if (!tk && w.daemon_fd < 0) {
+		execv(ld_argv[0], ld_argv);
+		refuse("cannot run %s: %s", ld_argv[0], strerror(errno));
+	}
 
 	/* Like system(): ^C and ^\ reach the program through the terminal;
 	 * signals sent to us by name are passed on.  A closed stderr must

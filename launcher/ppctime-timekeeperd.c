@@ -57,6 +57,10 @@
 #include "vdso/datapage.h"
 
 #define WATCH_POLL_MS		50	/* a stop is seen at once (SIGCHLD) */
+
+#ifndef SO_PEERPIDFD
+#define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
+#endif
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
 
 static const struct { const char *name; struct timekeeper_target t; } targets[] = {
@@ -209,11 +213,32 @@ static void create_pages(struct daemon *d)
 	d->period_ns = 1000000000ull / d->status->update_hz;
 }
 
-static void send_hello(const struct daemon *d, int fd)
+/*
+ * The launch's process, as a pidfd, or -1: the kernel's own (Linux 6.5),
+ * else one opened by the pid it recorded at connect(), while the launch,
+ * waiting for the hello, cannot have gone.  A peer in a PID namespace we
+ * do not see has pid 0.
+ */
+static int peer_pidfd(int sock)
+{
+	struct ucred peer;
+	socklen_t len = sizeof(int);
+	int fd;
+
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &fd, &len) == 0 && fd >= 0)
+		return fd;
+	len = sizeof(peer);
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0 || peer.pid <= 0)
+		return -1;
+	return syscall(SYS_pidfd_open, peer.pid, 0);
+}
+
+static void send_hello(const struct daemon *d, int fd, bool pid_watched)
 {
 	struct tkd_hello h = {
 		.magic = TKD_MAGIC, .version = TKD_VERSION, .pid = getpid(),
 		.nr_fds = TKD_NR_FDS, .page_bytes = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE,
+		.flags = pid_watched ? TKD_HELLO_PID_WATCHED : 0,
 	};
 	union {
 		char buf[CMSG_SPACE(sizeof(d->fds))];
@@ -334,12 +359,19 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 
 			if (fd == d->listen_fd) {
 				while ((c = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-					send_hello(d, c);
-					ev.data.fd = c;
-					if (epoll_ctl(ep, EPOLL_CTL_ADD, c, &ev) < 0) {
+					int pidfd = peer_pidfd(c);
+
+					/* The launch, or else its connection, until it ends. */
+					ev.data.fd = pidfd >= 0 ? pidfd : c;
+					if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0) {
+						if (pidfd >= 0)
+							close(pidfd);
 						close(c);
 						continue;
 					}
+					send_hello(d, c, pidfd >= 0);
+					if (pidfd >= 0)
+						close(c);
 					attached++;
 				}
 				/* No spinning on a backlog we cannot take. */
@@ -347,7 +379,7 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 				    !epoll_ctl(ep, EPOLL_CTL_DEL, d->listen_fd, NULL))
 					accepting = false;
 			} else {
-				/* A launch only ever hangs up: closing also unregisters it. */
+				/* A launch ended, or hung up: closing also unregisters it. */
 				close(fd);
 				if (!--attached)
 					idle_since = mono_ns();

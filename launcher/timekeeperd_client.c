@@ -378,5 +378,9 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 		return -1;
 	}
 	a->data_fd = fds[1 + index];
+	if (h.flags & TKD_HELLO_PID_WATCHED) {
+		close(a->sock);
+		a->sock = -1;
+	}
 	return 0;
 }

@@ -16,8 +16,9 @@
 #include "timekeeper.h"
 
 struct tkd_attach {
-	int sock;		/* held while the program runs; hangs up when
-				   the daemon dies */
+	int sock;		/* held while the program runs, hanging up when
+				   the daemon dies; -1 if the daemon watches
+				   this process instead */
 	int data_fd;		/* the target's data file, read-only */
 	pid_t pid;		/* the keeper's */
 	pid_t watchdog;		/* the user's daemon's, its socket's peer */

@@ -15,9 +15,13 @@
  * with the data page at offset 0, so a loader mapping VDSO_NR_PAGES pages
  * of any smaller page size finds it where the vDSO looks.
  *
- * The launch keeps the connection open while its program runs: the daemon
- * counts them to know when it is idle, and the launch sees the daemon die
- * (its pages are then in mode NONE) as a hang-up.
+ * The daemon counts the launches attached to know when it is idle.  It
+ * watches the launch's process through a pidfd (the peer's, as the kernel
+ * names it) and says so with TKD_HELLO_PID_WATCHED: the launch may then
+ * hang up and become the program (ppctime-run execs QEMU), since that
+ * process ends when the program does.  Where it cannot (a peer in a PID
+ * namespace it does not see), the launch keeps the connection open while
+ * its program runs, and the daemon counts the connections.
  */
 #ifndef TIMEKEEPERD_PROTOCOL_H
 #define TIMEKEEPERD_PROTOCOL_H
@@ -44,18 +48,22 @@
 
 #define TKD_MAX_PAGE_SIZE	(1ul << 20)	/* what --page-size accepts */
 #define TKD_MAGIC		0x70707464u	/* "pptd" */
-#define TKD_VERSION		1
+#define TKD_VERSION		2
 
 /* One data file per target of targets.h, in its order, after the status. */
 #define TKD_COUNT_TARGET(...)	+ 1
 #define TKD_NR_TARGETS	(0 PPCTIME_TARGETS(TKD_COUNT_TARGET))
 #define TKD_NR_FDS	(1 + TKD_NR_TARGETS)
 
+#define TKD_HELLO_PID_WATCHED	1u	/* the launch may hang up */
+
 struct tkd_hello {
 	uint32_t magic, version;
 	int32_t pid;		/* the keeper's */
 	uint32_t nr_fds;
 	uint64_t page_bytes;	/* of each data file */
+	uint32_t flags;		/* TKD_HELLO_* */
+	uint32_t reserved;	/* 0 */
 };
 
 /*

@@ -5,7 +5,8 @@
 # through the vDSO; the pages a launch gets are sealed and read-only;
 # clock options keep a launch's own keeper; a killed or stalled daemon
 # turns into system calls for the programs already running, and the next
-# launch starts a new one, also for a daemon stuck as a whole; a directory
+# launch starts a new one, also for a daemon stuck as a whole; the daemon
+# watches a launch, which becomes QEMU, until its program ends; a directory
 # others can write is refused; the machine's daemon, socket-activated as
 # systemd would, serves launches one page.
 # Each case has a directory of its own (PPCTIME_TIMEKEEPERD=DIR), so the
@@ -140,6 +141,49 @@ check_stuck_replaced() { # NAME PROBE
 	kill -CONT "$watchdog" "$keeper" 2>/dev/null
 }
 
+# The daemon watches a launch's process, which becomes QEMU (one process,
+# as under plain QEMU): it outlives its idle time while the program runs,
+# and ends once the program has ended and that time has passed.
+check_launch_watched() { # NAME PROBE
+	d=$work/$1
+	mkdir -m 700 "$d"
+	"$top_builddir/launcher/ppctime-timekeeperd" --socket-dir="$d" --idle-exit=1 \
+		2>"$work/daemon-err" </dev/null &
+	daemon=$!
+	for i in $(seq 100); do [ -S "$d/timekeeperd.sock" ] && break; sleep 0.1; done
+	PPCTIME_TIMEKEEPERD=$d "$run" -v "$2" compare 3000 monotonic \
+		>"$work/out" 2>"$work/err" </dev/null &
+	launcher=$!
+	exe=$(readlink -f "$run")
+	for i in $(seq 50); do
+		now=$(readlink -f "/proc/$launcher/exe" 2>/dev/null)
+		[ "$now" = "$exe" ] || break
+		[ -z "$(ps -o pid= --ppid "$launcher")" ] || break
+		sleep 0.1
+	done
+	sleep 1.5
+	kill -0 "$daemon" 2>/dev/null && during=alive || during=gone
+	children=$(ps -o pid= --ppid "$launcher" | wc -l)
+	kill -0 "$launcher" 2>/dev/null && running=yes || running=no
+	wait "$launcher"
+	status=$?
+	for i in $(seq 100); do kill -0 "$daemon" 2>/dev/null || break; sleep 0.1; done
+	kill -0 "$daemon" 2>/dev/null && after=alive || after=gone
+	[ "$after" = alive ] && kill "$daemon"
+	wait "$daemon" 2>/dev/null
+	if [ "$status" -ne 0 ] || ! has 'timekeeper found: daemon' err; then
+		fail "$1" "status $status, or the launch did not use the daemon"; show
+	elif [ "$running" = no ]; then
+		fail "$1" "the program ended before it could be looked at"; show
+	elif [ "$now" = "$exe" ] || [ "$children" -ne 0 ]; then
+		fail "$1" "the launch stayed ppctime-run ('$now') with $children children"
+	elif [ "$during" != alive ] || [ "$after" != gone ]; then
+		fail "$1" "daemon $during while the program ran, $after 10 s after it ended"
+	else
+		pass "$1 (the launch became $now)"
+	fi
+}
+
 check_open_dir_refused() { # NAME PROBE
 	d=$work/$1
 	mkdir -m 777 "$d"
@@ -199,6 +243,7 @@ for t in $TARGETS; do
 	check_daemon_loss "daemon-killed-$t" KILL "$dyn"
 	check_daemon_loss "daemon-stalled-$t" STOP "$static"
 	check_stuck_replaced "daemon-stuck-replaced-$t" "$dyn"
+	check_launch_watched "daemon-watches-launch-$t" "$dyn"
 	check_open_dir_refused "daemon-open-dir-refused-$t" "$dyn"
 	check_machine_daemon "daemon-machine-socket-activated-$t" "$dyn"
 done
