@@ -549,7 +549,7 @@ static pid_t start_timekeeper(struct timekeeper *tk)
 /* The dispositions ppctime-run changed for itself, the program's own. */
 struct program_signals {
 	sigset_t mask;
-	struct sigaction intr, quit, pipe;
+	struct sigaction pipe;
 };
 
 static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
@@ -564,8 +564,6 @@ static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != watchdog)
 		_exit(LAUNCH_EXIT_ERROR);
-	sigaction(SIGINT, &sigs->intr, NULL);
-	sigaction(SIGQUIT, &sigs->quit, NULL);
 	sigaction(SIGPIPE, &sigs->pipe, NULL);
 	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
 	execv(qemu_argv[0], qemu_argv);
@@ -661,8 +659,10 @@ static int watch_program(struct watch *w)
 		/* The shared keeper has a watchdog of its own: no need to look. */
 		if (poll(fds, 4, w->keeper ? WATCH_POLL_MS : -1) < 0 && errno != EINTR)
 			refuse("poll: %s", strerror(errno));
+		/* Not the kernel's (SI_KERNEL: the terminal's ^C and ^\ and
+		 * hang-up), which went to our process group, the program too. */
 		if (fds[1].revents & POLLIN &&
-		    read(w->signal_fd, &si, sizeof(si)) == sizeof(si))
+		    read(w->signal_fd, &si, sizeof(si)) == sizeof(si) && si.ssi_code <= 0)
 			kill(w->program, si.ssi_signo);
 		if (w->keeper && fds[2].revents & POLLIN)
 			reap_keeper(w);
@@ -907,14 +907,13 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		refuse("cannot run %s: %s", ld_argv[0], strerror(errno));
 	}
 
-	/* Like system(): ^C and ^\ reach the program through the terminal;
-	 * signals sent to us by name are passed on.  A closed stderr must
-	 * not end us, and with us the program. */
-	sigaction(SIGINT, &ignore, &program_signals.intr);
-	sigaction(SIGQUIT, &ignore, &program_signals.quit);
+	/* ^C and ^\ reach the program through the terminal; these signals
+	 * sent to us by a process are passed on (watch_program).  A closed
+	 * stderr must not end us, and with us the program. */
 	sigaction(SIGPIPE, &ignore, &program_signals.pipe);
 	sigemptyset(&forwarded);
-	for (const int *sig = (const int[]){ SIGTERM, SIGHUP, SIGUSR1, SIGUSR2, SIGALRM, 0 };
+	for (const int *sig = (const int[]){ SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
+					     SIGALRM, 0 };
 	     *sig; sig++)
 		sigaddset(&forwarded, *sig);
 	sigprocmask(SIG_BLOCK, &forwarded, &program_signals.mask);

@@ -283,17 +283,19 @@ check_keeper_loss() { # NAME SIGNAL CLOCK PROBE EXPECTED_MESSAGE COARSE_LIMIT_NS
 	fi
 }
 
-# A signal sent to the launcher reaches the program, whose death is ours.
-check_forwarded_signal() { # NAME PROBE
-	"$run" "$2" compare 3000 monotonic >"$work/out" 2>"$work/err" </dev/null &
+# A signal sent to the launcher reaches the program, whose death is ours;
+# SIGINT too, which the shell would have a background job ignore.
+check_forwarded_signal() { # NAME PROBE SIGNAL STATUS
+	env --default-signal=INT "$run" "$2" compare 3000 monotonic \
+		>"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
 	keeper_of $launcher >/dev/null
 	sleep 0.2
-	kill -s TERM $launcher
+	kill -s "$3" $launcher
 	wait $launcher 2>/dev/null	# no "Terminated" from the shell
 	status=$?
-	if [ "$status" -eq 143 ]; then pass "$1"
-	else fail "$1" "status $status, expected 143 (SIGTERM)"; show; fi
+	if [ "$status" -eq "$4" ]; then pass "$1"
+	else fail "$1" "status $status, expected $4 (SIG$3)"; show; fi
 }
 
 check_realtime() { # NAME PROBE YEAR
@@ -715,7 +717,8 @@ for t in $TARGETS; do
 	check_status "exit-status-$t" 42 "$dyn" exit 42
 	check_status "death-by-signal-$t" 143 "$dyn" signal 15
 	check_status "death-by-signal-static-$t" 139 "$static" signal 11
-	check_forwarded_signal "forwarded-sigterm-$t" "$dyn"
+	check_forwarded_signal "forwarded-sigterm-$t" "$dyn" TERM 143
+	check_forwarded_signal "forwarded-sigint-$t" "$dyn" INT 130
 	check_no_vdso "no-vdso-dynamic-$t" "$dyn"
 	check_no_vdso "no-vdso-static-$t" "$static"
 	check_status "no-vdso-status-$t" 42 --no-vdso "$static" exit 42
