@@ -232,23 +232,28 @@ static void read_program_header(const char *path, int fd, struct program_info *i
  */
 static char *support_file(const char *dir, const char *name, bool required)
 {
-	char exe[PATH_MAX], *path, *tidy;
-	ssize_t len = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	static char own_dir[PATH_MAX];
+	char *path, *tidy;
 
-	if (len <= 0)
-		refuse("cannot find this program's directory: /proc/self/exe: %s",
-		       len < 0 ? strerror(errno) : "empty");
-	exe[len] = '\0';
-	*strrchr(exe, '/') = '\0';
-	if (asprintf(&path, "%s/%s/%s", exe, dir, name) < 0)
-		refuse("out of memory");
-	if (access(path, R_OK) < 0 && !required) {
-		free(path);
-		return NULL;
+	if (!own_dir[0]) {
+		ssize_t len = readlink("/proc/self/exe", own_dir, sizeof(own_dir) - 1);
+
+		if (len <= 0)
+			refuse("cannot find this program's directory: /proc/self/exe: %s",
+			       len < 0 ? strerror(errno) : "empty");
+		own_dir[len] = '\0';
+		*strrchr(own_dir, '/') = '\0';
 	}
-	if (access(path, R_OK) < 0)
+	if (asprintf(&path, "%s/%s/%s", own_dir, dir, name) < 0)
+		refuse("out of memory");
+	if (access(path, R_OK) < 0) {
+		if (!required) {
+			free(path);
+			return NULL;
+		}
 		refuse("%s: %s: was the target enabled at configure time, and the tree "
 		       "built (or installed)?", path, strerror(errno));
+	}
 	tidy = realpath(path, NULL);
 	if (tidy) {
 		free(path);
@@ -353,25 +358,26 @@ static unsigned long check_image(const char *path, const struct target *t,
 	unsigned char ident[EI_NIDENT];
 	char err[512];
 	uint64_t entry, built_for;
-	FILE *f = fopen(path, "r");
+	FILE *f;
 
-	/* Class and byte order first: with the wrong ones every later field
-	 * is misread, and the parser's complaint would be about those. */
-	if (f && fread(ident, 1, sizeof(ident), f) == sizeof(ident) &&
-	    !memcmp(ident, ELFMAG, SELFMAG)) {
-		if (ident[EI_CLASS] != (t->elf_class == 64 ? ELFCLASS64 : ELFCLASS32))
-			refuse("refusing vDSO image %s: wrong ELF class (EI_CLASS %u): "
-			       "the %s program needs a %d-bit image", path,
-			       ident[EI_CLASS], t->name, t->elf_class);
-		if (ident[EI_DATA] != (t->big_endian ? ELFDATA2MSB : ELFDATA2LSB))
-			refuse("refusing vDSO image %s: wrong byte order (EI_DATA %u): "
-			       "the %s program needs a %s-endian image", path,
-			       ident[EI_DATA], t->name, t->big_endian ? "big" : "little");
-	}
-	if (f)
-		fclose(f);
-	if (vdso_image_load(img, path, err, sizeof(err)) < 0)
+	if (vdso_image_load(img, path, err, sizeof(err)) < 0) {
+		/* Say so if class or byte order is wrong: every later field
+		 * is then misread, and err would be about one of those. */
+		f = fopen(path, "r");
+		if (f && fread(ident, 1, sizeof(ident), f) == sizeof(ident) &&
+		    !memcmp(ident, ELFMAG, SELFMAG)) {
+			if (ident[EI_CLASS] != (t->elf_class == 64 ? ELFCLASS64 : ELFCLASS32))
+				refuse("refusing vDSO image %s: wrong ELF class (EI_CLASS %u): "
+				       "the %s program needs a %d-bit image", path,
+				       ident[EI_CLASS], t->name, t->elf_class);
+			if (ident[EI_DATA] != (t->big_endian ? ELFDATA2MSB : ELFDATA2LSB))
+				refuse("refusing vDSO image %s: wrong byte order (EI_DATA %u): "
+				       "the %s program needs a %s-endian image", path,
+				       ident[EI_DATA], t->name,
+				       t->big_endian ? "big" : "little");
+		}
 		refuse("refusing vDSO image %s: %s", path, err);
+	}
 	if (vdso_image_match(img, t->elf_class, t->big_endian, t->machine, err, sizeof(err)) < 0)
 		refuse("refusing vDSO image %s: %s (the program is %s)", path, err, t->name);
 	if (vdso_image_lookup(img, "__kernel_clock_gettime", VDSO_VERSION, &entry,
