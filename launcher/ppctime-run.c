@@ -866,7 +866,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (!req->private_keeper &&
 	    attach_daemon(t, page_size, req->verbose, &daemon, err, sizeof(err)) == 0) {
 		data_fd = daemon.data_fd;
-		/* QEMU's, for the loader to map; the socket stays ours. */
+		/* QEMU's, for the loader to map. */
 		if (fcntl(data_fd, F_SETFD, 0) < 0)
 			refuse("fcntl: %s", strerror(errno));
 		w.daemon_fd = daemon.sock;	/* -1: it watches our pid */

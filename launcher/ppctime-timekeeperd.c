@@ -57,11 +57,11 @@
 #include "vdso/datapage.h"
 
 #define WATCH_POLL_MS		50	/* a stop is seen at once (SIGCHLD) */
+#define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
 #endif
-#define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
 
 static const struct { const char *name; struct timekeeper_target t; } targets[] = {
 #define TKD_TARGET(n, tr, cls, be, ...) { n, { .is64 = (cls) == 64, .big_endian = be } },

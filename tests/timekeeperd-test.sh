@@ -147,11 +147,12 @@ check_stuck_replaced() { # NAME PROBE
 check_launch_watched() { # NAME PROBE
 	d=$work/$1
 	mkdir -m 700 "$d"
-	"$top_builddir/launcher/ppctime-timekeeperd" --socket-dir="$d" --idle-exit=1 \
+	"$top_builddir/launcher/ppctime-timekeeperd" --socket-dir="$d" --idle-exit=2 \
 		2>"$work/daemon-err" </dev/null &
 	daemon=$!
-	for i in $(seq 100); do [ -S "$d/timekeeperd.sock" ] && break; sleep 0.1; done
-	PPCTIME_TIMEKEEPERD=$d "$run" -v "$2" compare 3000 monotonic \
+	# Its keeper forks once the pages are calibrated: it answers at once.
+	for i in $(seq 100); do pgrep -P "$daemon" -x ppctime-tkd >/dev/null && break; sleep 0.1; done
+	PPCTIME_TIMEKEEPERD=$d "$run" -v "$2" compare 5000 monotonic \
 		>"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
 	exe=$(readlink -f "$run")
@@ -161,7 +162,7 @@ check_launch_watched() { # NAME PROBE
 		[ -z "$(ps -o pid= --ppid "$launcher")" ] || break
 		sleep 0.1
 	done
-	sleep 1.5
+	sleep 2.5
 	kill -0 "$daemon" 2>/dev/null && during=alive || during=gone
 	children=$(ps -o pid= --ppid "$launcher" | wc -l)
 	kill -0 "$launcher" 2>/dev/null && running=yes || running=no
