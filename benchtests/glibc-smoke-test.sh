@@ -6,7 +6,7 @@
 # every benchmark with the vDSO and without, each bench.out passes glibc's
 # schema (glibc-bench fails otherwise) and holds every variant of every
 # inputs file, compare_bench.py lists each variant that changed, and the records
-# come out (benchtests/pipeline-test.sh renders them).  Not how fast.
+# come out and render as each target's glibc table.  Not how fast.
 set -eu
 : "${top_builddir:=.}" "${srcdir:=.}"
 srcdir=$(cd "$srcdir" && pwd -P)
@@ -75,6 +75,34 @@ for fn, variants in a.items():
 		echo "PASS: glibc benchtests $t: $records records"
 	else
 		echo "FAIL: glibc benchtests $t: $records records, not 4 per variant"
+		failed=1
+	fi
+done
+
+# The records through the report's renderer: each measured target's
+# section has its glibc table, a row per variant.
+bench() { srcdir=$srcdir "$PYTHON" "$srcdir/benchtests/ppctime-bench" --out="$out" "$@"; }
+for records in "$out"/records/glibc-*.jsonl; do
+	[ -f "$records" ] || continue
+	t=${records##*/glibc-}
+	t=${t%.jsonl}
+	if [ ! -f "$out/report.md" ] && ! { BENCH_DURATION=0.001 bench machine &&
+		bench render; } >"$out/render.log" 2>&1; then
+		echo "FAIL: glibc benchtests: render: $(tail -n 3 "$out/render.log")"
+		failed=1
+		break
+	fi
+	rows=$(awk -v section="## $t" '
+		/^## / { here = ($0 == section) }
+		here && /^### / { table = ($0 == "### glibc benchtests") }
+		here && table && /^\|/ { n++ }
+		END { print n + 0 }' "$out/report.md")
+	# a header and a rule besides the rows
+	if [ "$rows" -eq $(($(echo "$variants" | wc -l) + 2)) ]; then
+		echo "PASS: glibc benchtests $t: rendered, $((rows - 2)) rows"
+	else
+		echo "FAIL: glibc benchtests $t: report.md's glibc table has $rows lines, not a" \
+			"header, a rule and one per variant"
 		failed=1
 	fi
 done

@@ -25,12 +25,6 @@ for suite in insns timings timekeeper; do
 		fail "measure $suite" "$(tail -n 3 "$out/$suite.log")"
 	fi
 done
-# glibc's records from glibc-smoke-test.sh's run, where there was one
-if ls benchtests/glibc-smoke/records/glibc-*.jsonl >/dev/null 2>&1; then
-	cp benchtests/glibc-smoke/records/glibc-*.jsonl "$out/records/"
-else
-	skip "glibc records" "no glibc-smoke run (no sysroot)"
-fi
 # a suite the renderer does not know, with a figure of the test's own
 first=${TARGETS%% *}
 echo "{\"suite\": \"kernel\", \"target\": \"$first\", \"config\": \"pipeline-test\", \"entry\": \"boot\", \"clock\": null, \"metric\": \"seconds\", \"unit\": \"s\", \"value\": 12.5, \"exact\": false, \"rep\": 0}" \

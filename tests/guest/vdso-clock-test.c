@@ -5,9 +5,10 @@
  *
  *   vdso-clock-test abi                  ids, pointers, errno, CR0[SO]
  *   vdso-clock-test agree [TOLERANCE_NS] interleaved vDSO/syscall readings
- *   vdso-clock-test monotonic            per thread and across threads,
+ *   vdso-clock-test monotonic [one-cpu]  per thread and across threads,
  *                                        beside the bare timebase
- *   vdso-clock-test torture              readers against a fast timekeeper
+ *   vdso-clock-test torture [one-cpu]    readers against a fast timekeeper
+ *     (one-cpu: the reader threads share the first CPU they may run on)
  *   vdso-clock-test calls CLOCK N        N vDSO clock_gettime calls, for a
  *                                        count of the syscalls they make
  *
@@ -19,6 +20,7 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -426,6 +428,13 @@ struct step_reader {
 	struct steps steps[NSOURCES];
 };
 
+/*
+ * -1, or the one CPU the reader threads share: where the host's TSCs do
+ * not agree across CPUs, as the timebase tells nothing there
+ * (tests/vdso-guest-test.sh decides).
+ */
+static int step_cpu = -1;
+
 /* The latest reading any thread has published, per source. */
 static _Atomic int64_t source_high[NSOURCES];
 static pthread_barrier_t step_phase;
@@ -461,6 +470,16 @@ static void *step_reader(void *arg)
 {
 	struct step_reader *r = arg;
 
+	if (step_cpu >= 0) {
+		cpu_set_t one;
+
+		CPU_ZERO(&one);
+		CPU_SET(step_cpu, &one);
+		if (sched_setaffinity(0, sizeof(one), &one) < 0) {
+			perror("vdso-clock-test: sched_setaffinity");
+			exit(2);
+		}
+	}
 	for (int round = 0; round < STEP_ROUNDS; round++) {
 		for (size_t src = 0; src < NSOURCES; src++) {
 			pthread_barrier_wait(&step_phase);
@@ -567,6 +586,21 @@ static void test_torture(void)
 	       high >= ts_ns(before) && high <= ts_ns(after) ? "yes" : "no");
 }
 
+/* For one-cpu: the first CPU this thread may run on. */
+static int first_cpu(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0) {
+		perror("vdso-clock-test: sched_getaffinity");
+		exit(2);
+	}
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, &set))
+			return cpu;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -581,16 +615,20 @@ int main(int argc, char **argv)
 		test_abi_tbfreq();
 	} else if (!strcmp(what, "agree")) {
 		test_agree(argc > 2 ? strtoll(argv[2], NULL, 0) : 0);
-	} else if (!strcmp(what, "monotonic")) {
-		test_monotonic();
-	} else if (!strcmp(what, "torture")) {
-		test_torture();
+	} else if ((!strcmp(what, "monotonic") || !strcmp(what, "torture")) &&
+		   (argc == 2 || (argc == 3 && !strcmp(argv[2], "one-cpu")))) {
+		if (argc == 3)
+			step_cpu = first_cpu();
+		if (!strcmp(what, "monotonic"))
+			test_monotonic();
+		else
+			test_torture();
 	} else if (!strcmp(what, "calls") && argc == 4) {
 		for (long n = strtol(argv[3], NULL, 0); n > 0; n--)
 			vdso_now(atoi(argv[2]));
 	} else {
-		fprintf(stderr, "usage: %s abi|agree [TOLERANCE_NS]|monotonic|torture"
-			"|calls CLOCK N\n", argv[0]);
+		fprintf(stderr, "usage: %s abi|agree [TOLERANCE_NS]|monotonic [one-cpu]"
+			"|torture [one-cpu]|calls CLOCK N\n", argv[0]);
 		return 2;
 	}
 	return failures != 0;
