@@ -34,7 +34,7 @@ LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 # they change) holds them.  QEMU's paths come with the targets (targets.h).
 launcher_run_defs = -DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
 launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/launch_protocol.h \
-	$(launcher_src)/binfmt.h \
+	$(launcher_src)/binfmt.h $(launcher_src)/bundle.h $(launcher_src)/userland_exec.h \
 	$(launcher_src)/timekeeper.h $(launcher_src)/timekeeperd_client.h \
 	$(VDSO_IMAGE_HEADERS) $(launcher_src)/elf_program.h \
 	$(srcdir)/vdso-kernel/include/vdso/datapage.h targets.h Makefile
@@ -64,11 +64,24 @@ $(VDSO_IMAGE_OBJS) launcher/elf_program.o: launcher/%.o: $(launcher_src)/%.c \
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
 
+launcher_run_objs = launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o \
+	launcher/bundle.o launcher/userland_exec.o launcher/elf_program.o $(VDSO_IMAGE_OBJS)
 launcher/ppctime-run launcher/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o \
-		launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o \
-		launcher/elf_program.o $(VDSO_IMAGE_OBJS)
+		$(launcher_run_objs)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
+
+# The chroot handler (bundle.h): ppctime-run as a static PIE, which
+# --binfmt-register bundles with the static QEMU, loader and image.
+launcher/ppctime-binfmt-static: launcher/ppctime-run.o $(launcher_run_objs)
+	$(quiet) LD $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -static-pie -o $@ $^
+
+launcher/bundle.o launcher/userland_exec.o: launcher/%.o: $(launcher_src)/%.c \
+		$(launcher_src)/%.h $(launcher_src)/elf_file.h Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) -c -o $@ $<
 
 # The shared timekeeper (ppctime-timekeeperd.c) and a launch's side of it,
 # which the daemon links too (the user's directory).  ppctime-run finds
@@ -172,7 +185,7 @@ endif
 ALL += launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-run.1 \
 	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so launcher/ppctime-timekeeperd \
 	launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket \
-	launcher/ppctime-binfmt
+	launcher/ppctime-binfmt launcher/ppctime-binfmt-static
 INSTALL_BIN += launcher/installable/ppctime-run
 # QEMU runs only files with an execute bit.
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
@@ -196,7 +209,8 @@ ALL += $(launcher_binfmt_d)
 systemdsystemunitdir = $(prefix)/lib/systemd/system
 launcher_units = launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
 install-launcher-system: installdirs all
-	$(INSTALL_PROGRAM) launcher/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)
+	$(INSTALL_PROGRAM) launcher/ppctime-timekeeperd launcher/ppctime-binfmt-static \
+		$(DESTDIR)$(pkglibexecdir)
 	ln -sf $(shell realpath -m -s --relative-to=$(pkglibexecdir) $(bindir)/ppctime-run) \
 		$(DESTDIR)$(pkglibexecdir)/ppctime-binfmt
 	$(MKDIR_P) $(DESTDIR)$(systemdsystemunitdir) $(DESTDIR)$(binfmtdir)
@@ -204,6 +218,7 @@ install-launcher-system: installdirs all
 	$(INSTALL_DATA) $(launcher_binfmt_d) $(DESTDIR)$(binfmtdir)
 uninstall-launcher-system:
 	rm -f $(DESTDIR)$(pkglibexecdir)/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)/ppctime-binfmt \
+		$(DESTDIR)$(pkglibexecdir)/ppctime-binfmt-static \
 		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(launcher_units))) \
 		$(DESTDIR)$(binfmtdir)/$(notdir $(launcher_binfmt_d))
 INSTALL_HOOKS += install-launcher-system
@@ -212,7 +227,7 @@ UNINSTALL_HOOKS += uninstall-launcher-system
 # The manual page, made by configure (the version).
 INSTALL_MAN1 += launcher/ppctime-run.1
 TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh \
-	$(srcdir)/tests/binfmt-test.sh
+	$(srcdir)/tests/binfmt-test.sh $(srcdir)/tests/chroot-test.sh
 CHECK_DEPS += $(LAUNCHER_PROBES)
 INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
@@ -220,6 +235,8 @@ CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o $(VDSO_IMAGE_OBJS) \
 	launcher/elf_program.o \
 	launcher/ppctime-timekeeperd launcher/ppctime-timekeeperd.o \
 	launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o launcher/ppctime-binfmt \
+	launcher/bundle.o launcher/userland_exec.o launcher/ppctime-binfmt-static \
+	tests/qemu-user-static \
 	launcher/ppctime-timekeeperd.service tests/timekeeperd $(launcher_binfmt_d) \
 	launcher/ppctime-timekeeperd.socket \
 	launcher/installable \

@@ -143,25 +143,28 @@ next:;
 }
 
 /*
- * The entries of the enabled targets, each with the line binfmt_misc's
- * register file (and a binfmt.d(5) file) takes.  Their count, or 0 having
- * said so.
+ * The entries of the targets that have a handler, each with the line
+ * binfmt_misc's register file (and a binfmt.d(5) file) takes.  Their
+ * count, 0 having said so, or -1.
  */
 struct line {
 	struct entry e;
-	char text[512];
+	struct binfmt_handler h;
+	char text[4608];
 };
 
-static size_t enabled_lines(const char *handler, bool (*enabled)(const char *target),
-			    struct line lines[NR_TARGETS])
+static int handled_lines(binfmt_handler_fn *handler, void *ctx, struct line lines[NR_TARGETS])
 {
-	size_t n = 0;
+	int n = 0;
 
 	for (size_t i = 0; i < NR_TARGETS; i++) {
 		struct line *l = &lines[n];
 		char *p = l->text;
+		int r = handler(targets[i].name, &l->h, ctx);
 
-		if (!enabled(targets[i].name))
+		if (r < 0)
+			return -1;
+		if (!r)
 			continue;
 		make_entry(i, &l->e);
 		p += sprintf(p, ":%s:M::", l->e.name);
@@ -170,7 +173,7 @@ static size_t enabled_lines(const char *handler, bool (*enabled)(const char *tar
 		*p++ = ':';
 		for (int k = 0; k < MAGIC_LEN; k++)
 			p += sprintf(p, "\\x%02x", l->e.mask[k]);
-		snprintf(p, l->text + sizeof(l->text) - p, ":%s:" BINFMT_FLAGS, handler);
+		snprintf(p, l->text + sizeof(l->text) - p, ":%s:%s", l->h.path, l->h.flags);
 		n++;
 	}
 	if (!n)
@@ -178,40 +181,41 @@ static size_t enabled_lines(const char *handler, bool (*enabled)(const char *tar
 	return n;
 }
 
-int binfmt_print(const char *handler, bool (*enabled)(const char *target))
+int binfmt_print(binfmt_handler_fn *handler, void *ctx)
 {
-	struct line lines[NR_TARGETS];
-	size_t n = enabled_lines(handler, enabled, lines);
+	static struct line lines[NR_TARGETS];
+	int n = handled_lines(handler, ctx, lines);
 
-	for (size_t i = 0; i < n; i++)
+	for (int i = 0; i < n; i++)
 		printf("%s\n", lines[i].text);
-	return n ? 0 : -1;
+	return n > 0 ? 0 : -1;
 }
 
-int binfmt_register(const char *handler, bool (*enabled)(const char *target))
+int binfmt_register(binfmt_handler_fn *handler, void *ctx)
 {
-	struct line lines[NR_TARGETS];
-	size_t n;
+	static struct line lines[NR_TARGETS];
+	int n;
 
 	if (check_mounted())
 		return -1;
-	n = enabled_lines(handler, enabled, lines);
-	for (size_t i = 0; i < n; i++) {
-		const struct entry *e = &lines[i].e;
+	n = handled_lines(handler, ctx, lines);
+	for (int i = 0; i < n; i++) {
+		const struct line *l = &lines[i];
 
 		/* Anew, so that it is tried first. */
-		if (remove_entry(e->name) < 0)
+		if (remove_entry(l->e.name) < 0)
 			return -1;
-		if (write_file(BINFMT_MISC_DIR "/register", lines[i].text) < 0) {
-			fprintf(stderr, "ppctime-run: cannot register %s: %s\n", e->name,
+		if (write_file(BINFMT_MISC_DIR "/register", l->text) < 0) {
+			fprintf(stderr, "ppctime-run: cannot register %s: %s\n", l->e.name,
 				strerror(errno));
 			return -1;
 		}
-		fprintf(stderr, "ppctime-run: registered %s: %s programs run with the vDSO\n",
-			e->name, e->target);
-		say_others(e, "not used while ppctime's entry is registered");
+		fprintf(stderr, "ppctime-run: registered %s: %s programs run with the vDSO "
+			"(flags %s%s%s)\n", l->e.name, l->e.target, l->h.flags,
+			l->h.about[0] ? ": " : "", l->h.about);
+		say_others(&l->e, "not used while ppctime's entry is registered");
 	}
-	return n ? 0 : -1;
+	return n > 0 ? 0 : -1;
 }
 
 int binfmt_unregister(void)

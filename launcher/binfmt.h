@@ -6,12 +6,15 @@
  * HANDLER PATH ARGV0 ARGS...) and O (the kernel opens the program and
  * passes it as AT_EXECFD, so a program that may be run but not read
  * runs).  Not C: a dynamic handler running with a set-user-ID program's
- * credentials would start ld.so and QEMU with the caller's environment;
- * nor F, which would not find a dynamic handler's libraries in a
- * chroot anyway.  These are the flags Debian's qemu-user-binfmt uses.
+ * credentials would start ld.so and QEMU with the caller's environment.
+ * These are the flags Debian's qemu-user-binfmt uses.
  *
  * The handler is ppctime-run under the name BINFMT_HANDLER (a link to it
- * beside the loaders), which is how it knows the kernel ran it.
+ * beside the loaders), which is how it knows the kernel ran it.  Where
+ * Debian's static QEMU is installed (qemu-user-static), --binfmt-register
+ * makes each entry's handler a bundle instead (bundle.h), with flags
+ * BINFMT_FLAGS_CHROOT as qemu-user-static's: F has the kernel open it
+ * once, at registration, so programs in a foreign chroot run with it too.
  *
  * binfmt_misc tries the entry registered last first, so ours, registered
  * after qemu-user-binfmt's, are used instead of theirs, and theirs again
@@ -27,6 +30,7 @@
 #define BINFMT_HANDLER	"ppctime-binfmt"
 #define BINFMT_MISC_DIR	"/proc/sys/fs/binfmt_misc"
 #define BINFMT_FLAGS	"OP"
+#define BINFMT_FLAGS_CHROOT	"OPF"
 
 /* What ppctime-run --binfmt-ACTION does. */
 enum binfmt_action {
@@ -35,19 +39,29 @@ enum binfmt_action {
 	BINFMT_PRINT,
 };
 
+/* What serves one target's entry. */
+struct binfmt_handler {
+	char path[4096];		/* absolute, without ':' */
+	const char *flags;		/* BINFMT_FLAGS or BINFMT_FLAGS_CHROOT */
+	char about[4096 + 64];		/* said when it is registered, or "" */
+};
+
+/* The handler of target's entry, for ctx: 1; 0 if the target has none
+ * (not built); -1 having said why on stderr. */
+typedef int binfmt_handler_fn(const char *target, struct binfmt_handler *h, void *ctx);
+
 /*
- * Register handler (an absolute path) for the targets whose
- * enabled(name) is true, each entry anew so that it is the last
- * registered; say which entries it now stands in front of.  Returns 0, or
- * -1 having said why on stderr.
+ * Register each target's entry, anew so that it is the last registered;
+ * say which entries it now stands in front of.  Returns 0, or -1 having
+ * said why on stderr.
  */
-int binfmt_register(const char *handler, bool (*enabled)(const char *target));
+int binfmt_register(binfmt_handler_fn *handler, void *ctx);
 
 /*
  * The same entries as lines of a binfmt.d(5) file, on stdout.  Returns 0,
- * or -1 if no target is enabled.
+ * or -1 if no target has one.
  */
-int binfmt_print(const char *handler, bool (*enabled)(const char *target));
+int binfmt_print(binfmt_handler_fn *handler, void *ctx);
 
 /* Remove ours; say whose entries are used again.  0, or -1 as above. */
 int binfmt_unregister(void);

@@ -21,6 +21,11 @@
  * when the program ends, it ends the same way.  Only the timekeeper maps
  * the data pages writable, and neither process can be read or written
  * through /proc/PID/mem by others (not dumpable).
+ *
+ * Linked statically and made into a bundle with Debian's static QEMU
+ * (bundle.h), it is the handler binfmt_misc runs in a foreign chroot:
+ * QEMU, loader and image are then the bundle's, and QEMU is entered where
+ * the kernel mapped it (userland_exec.h) instead of exec'd.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -51,12 +56,14 @@
 
 #include "vdso/datapage.h"
 #include "binfmt.h"
+#include "bundle.h"
 #include "elf_program.h"
 #include "keeper_watch.h"
 #include "launch_protocol.h"
 #include "targets.h"
 #include "timekeeper.h"
 #include "timekeeperd_client.h"
+#include "userland_exec.h"
 #include "vdso_image.h"
 
 #define PPCTIME_STRING_(x) #x
@@ -118,6 +125,10 @@ static const char usage_text[] =
 	"  --binfmt-register  make ppctime-run the kernel's handler (binfmt_misc) of\n"
 	"                     powerpc programs, in front of QEMU's own: every program\n"
 	"                     run, and every program it runs, gets the vDSO\n"
+	"  --static-qemu=DIR  with --binfmt-register: where qemu-ppc*-static are\n"
+	"                     (default: beside qemu-ppc*, the Debian package\n"
+	"                     qemu-user-static); with them the entries serve in\n"
+	"                     foreign chroots too (flags OPF)\n"
 	"  --binfmt-unregister\n"
 	"                     undo that: QEMU's handlers, if any, serve again\n"
 	"  --binfmt-print[=HANDLER]\n"
@@ -195,16 +206,19 @@ static void read_program_header(const char *path, int fd, struct program_info *i
 	char bad[128];
 	char *interp;
 
-	if (fd < 0)
+	/* The kernel's (AT_EXECFD) passed exec's checks already. */
+	if (fd >= 0) {
+		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
+			refuse("fcntl: %s", strerror(errno));
+	} else {
 		fd = open(path, O_RDONLY | O_CLOEXEC);
-	else if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-		refuse("fcntl: %s", strerror(errno));
-
-	/* As env: only a missing file is "not found". */
-	if (fd < 0)
-		refuse_with(errno == ENOENT ? LAUNCH_EXIT_NOT_FOUND : LAUNCH_EXIT_CANNOT_EXECUTE,
-			    "cannot open %s: %s", path, strerror(errno));
-	check_executable(fd, path);
+		/* As env: only a missing file is "not found". */
+		if (fd < 0)
+			refuse_with(errno == ENOENT ? LAUNCH_EXIT_NOT_FOUND :
+				    LAUNCH_EXIT_CANNOT_EXECUTE, "cannot open %s: %s", path,
+				    strerror(errno));
+		check_executable(fd, path);
+	}
 	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) < 0)
 		refuse_program("%s: not an ELF program", path);
 	info->target = NULL;
@@ -327,24 +341,24 @@ static char *qemu_dynamic_linker(const char *qemu)
 
 /* The memfd the preload takes LOADER_FD and the loader's arguments from
  * (launch_protocol.h), so that none of them is in QEMU's environment. */
-static int launch_memfd(const char *content)
+static int launch_memfd(int loader_fd, const char *launch)
 {
 	int fd = memfd_create(LAUNCH_MEMFD, 0);
 
-	if (fd < 0 || write(fd, content, strlen(content)) != (ssize_t)strlen(content))
+	if (fd < 0 || dprintf(fd, "%d %s", loader_fd, launch) < 0)
 		refuse("cannot write the launch memfd: %s", strerror(errno));
 	return fd;
 }
 
-/* A sealed memfd holding the checked image: the guest maps exactly the
- * bytes that were checked, whatever happens to the file meanwhile. */
-static int image_memfd(const struct vdso_image *img)
+/* A sealed memfd holding len bytes: the guest maps exactly the bytes that
+ * were checked, whatever happens to their file meanwhile. */
+static int sealed_memfd(const char *name, const void *bytes, size_t len)
 {
-	int fd = memfd_create("ppctime-vdso-image", MFD_ALLOW_SEALING);
+	int fd = memfd_create(name, MFD_ALLOW_SEALING);
 
-	if (fd < 0 || write(fd, img->elf.buf, img->elf.len) != (ssize_t)img->elf.len ||
+	if (fd < 0 || write(fd, bytes, len) != (ssize_t)len ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
-		refuse("cannot copy the vDSO image into a memfd: %s", strerror(errno));
+		refuse("cannot copy %s into a memfd: %s", name, strerror(errno));
 	return fd;
 }
 
@@ -552,18 +566,46 @@ static pid_t start_timekeeper(struct timekeeper *tk)
 	_exit(1);
 }
 
+/*
+ * How QEMU is started on the loader: through the host's dynamic linker
+ * with the preload (launch_protocol.h), or, in the chroot handler, where
+ * the kernel mapped it with the bundle (bundle.h, userland_exec.h).
+ */
+struct qemu_launch {
+	char **argv;			/* ld.so --preload PRELOAD QEMU ..., or QEMU ... */
+	const unsigned char *bundled;	/* the bundle's QEMU, or NULL: execv() */
+	const char *program;		/* PROGRAM's path (AT_EXECFN) */
+	const char *image_name, *loader_name;	/* for -v, which a bundle lacks */
+	int loader_fd, image_fd;
+	unsigned long page_size;
+	char *launch;			/* LAUNCH_ENV's value */
+	int launch_fd;			/* the preload's memfd, or -1 */
+};
+
+/* Start QEMU as q says, in this process; returns only if that failed. */
+static void enter_qemu(const struct qemu_launch *q)
+{
+	if (!q->bundled) {
+		execv(q->argv[0], q->argv);
+		return;
+	}
+	/* What the preload does for a dynamic QEMU. */
+	if (setenv(LAUNCH_ENV, q->launch, 1) == 0)
+		userland_exec(q->bundled, q->argv, environ, q->loader_fd, q->program);
+}
+
 /* The dispositions ppctime-run changed for itself, the program's own. */
 struct program_signals {
 	sigset_t mask;
 	struct sigaction pipe;
 };
 
-static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
+static pid_t start_program(const struct qemu_launch *q, const struct program_signals *sigs)
 {
 	pid_t watchdog = getpid(), pid = fork();
 
 	if (pid < 0)
-		refuse("cannot start %s: %s", qemu_argv[0], strerror(errno));
+		refuse("cannot start %s: %s", q->argv[0], strerror(errno));
 	if (pid)
 		return pid;
 	/* Without us no one would keep its clocks current: it goes too. */
@@ -572,8 +614,8 @@ static pid_t start_program(char **qemu_argv, const struct program_signals *sigs)
 		_exit(LAUNCH_EXIT_ERROR);
 	sigaction(SIGPIPE, &sigs->pipe, NULL);
 	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
-	execv(qemu_argv[0], qemu_argv);
-	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", qemu_argv[0], strerror(errno));
+	enter_qemu(q);
+	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", q->argv[0], strerror(errno));
 	_exit(LAUNCH_EXIT_ERROR);
 }
 
@@ -693,6 +735,8 @@ struct request {
 	bool binfmt;			/* run by binfmt_misc (BINFMT_HANDLER) */
 	enum binfmt_action binfmt_action;	/* --binfmt-ACTION, or 0 */
 	const char *binfmt_handler;	/* --binfmt-print's, or NULL: ours */
+	const char *static_qemu_dir;	/* --static-qemu's, or NULL: QEMU's */
+	const struct bundle *bundle;	/* the chroot handler's, or NULL */
 	int program_fd;			/* the kernel's (AT_EXECFD), or -1 */
 	unsigned long page_size;	/* 0: the image's */
 	struct timekeeper_options tk_options;
@@ -706,7 +750,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 	enum {
 		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
 		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_VERSION,
-		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT,
+		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT, OPT_STATIC_QEMU,
 	};
 	static const struct option options[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
@@ -721,6 +765,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "binfmt-register", no_argument, NULL, OPT_BINFMT_REGISTER },
 		{ "binfmt-unregister", no_argument, NULL, OPT_BINFMT_UNREGISTER },
 		{ "binfmt-print", optional_argument, NULL, OPT_BINFMT_PRINT },
+		{ "static-qemu", required_argument, NULL, OPT_STATIC_QEMU },
 		{ "argv0", required_argument, NULL, '0' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
@@ -762,6 +807,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			req->binfmt_action = BINFMT_PRINT;
 			req->binfmt_handler = optarg;
 			break;
+		case OPT_STATIC_QEMU: req->static_qemu_dir = optarg; break;
 		case '0': req->argv0 = optarg; break;
 		case 'v': req->verbose = true; break;
 		case 'h':
@@ -780,6 +826,8 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			    "timekeeper's options need the vDSO");
 	if (req->binfmt_action && optind != argc)
 		usage_error("--binfmt-register, --binfmt-unregister and --binfmt-print take no PROGRAM");
+	if (req->static_qemu_dir && req->binfmt_action != BINFMT_REGISTER)
+		usage_error("--static-qemu goes with --binfmt-register");
 	if (req->binfmt_action)
 		return;
 	if (optind == argc)
@@ -793,17 +841,85 @@ static void parse_arguments(int argc, char **argv, struct request *req)
  * daemon, or the user's, started now if need be.  A launch without one
  * keeps its own timekeeper and, with -v, says why.
  */
-static int attach_daemon(const struct target *t, unsigned long page_size, bool verbose,
-			 struct tkd_attach *daemon, char *why, size_t whylen)
+static int attach_daemon(const struct target *t, unsigned long page_size,
+			 const struct request *req, struct tkd_attach *daemon,
+			 char *why, size_t whylen)
 {
-	char *path = support_file(LOADER_DIR, "ppctime-timekeeperd", false);
+	/* The chroot handler has no files but its own: a daemon it finds. */
+	char *path = req->bundle ? NULL : support_file(LOADER_DIR, "ppctime-timekeeperd", false);
 	int r = tkd_attach(daemon, &t->tk_target, page_size, path, why, whylen);
 
-	if (r && verbose)
+	if (r && req->verbose)
 		fprintf(stderr, "ppctime-run: no timekeeper daemon (%s%s): using a private "
 			"timekeeper\n", why, path ? "" : "; ppctime-timekeeperd not installed");
 	free(path);
 	return r;
+}
+
+/* A descriptor for QEMU's AT_EXECFD: never 0, which to QEMU means none,
+ * even with stdin closed. */
+static int above_stdio(int fd, const char *what)
+{
+	int moved = fd < 0 ? -1 : fcntl(fd, F_DUPFD, 3);
+
+	if (moved < 0)
+		refuse("cannot open %s: %s", what, strerror(errno));
+	close(fd);
+	return moved;
+}
+
+/* QEMU behind the host's dynamic linker, loader and image from files. */
+static void prepare_preload(struct qemu_launch *q, const struct program_info *program,
+			    const struct request *req, char **qemu_argv, int n)
+{
+	const struct target *t = program->target;
+	const char *image_path = req->image_path;
+	struct vdso_image image;
+	char *loader, *preload;
+
+	if (!image_path)
+		image_path = find_support_file(IMAGE_DIR, t->image);
+	q->page_size = check_image(image_path, t, req->page_size, &image);
+	q->image_fd = sealed_memfd("ppctime-vdso-image", image.elf.buf, image.elf.len);
+	vdso_image_free(&image);
+	loader = find_support_file(LOADER_DIR, t->loader);
+	preload = find_support_file(LOADER_DIR, "ppctime-qemu-preload.so");
+	if (strpbrk(preload, ": \t\n"))
+		refuse("%s: ld.so --preload takes no file name with a colon or a blank", preload);
+	/* ld.so --preload, not LD_PRELOAD: the user's LD_PRELOAD and QEMU's
+	 * environment stay as they are; the rest is plain QEMU's argv. */
+	q->argv = calloc(3 + n + req->program_argc + 1, sizeof(char *));
+	if (!q->argv)
+		refuse("out of memory");
+	q->argv[0] = qemu_dynamic_linker(qemu_argv[0]);
+	q->argv[1] = "--preload";
+	q->argv[2] = preload;
+	memcpy(q->argv + 3, qemu_argv, n * sizeof(char *));
+	memcpy(q->argv + 3 + n, req->program_argv, req->program_argc * sizeof(char *));
+	/* QEMU loads the loader from this descriptor (AT_EXECFD), not PROGRAM. */
+	q->loader_fd = above_stdio(open(loader, O_RDONLY | O_CLOEXEC), loader);
+	q->image_name = image_path;
+	q->loader_name = loader;
+}
+
+/* The chroot handler: QEMU, loader and image from the bundle, checked
+ * when it was made. */
+static void prepare_bundled(struct qemu_launch *q, const struct request *req,
+			    char **qemu_argv, int n)
+{
+	const struct bundle *b = req->bundle;
+
+	q->argv = calloc(n + req->program_argc + 1, sizeof(char *));
+	if (!q->argv)
+		refuse("out of memory");
+	memcpy(q->argv, qemu_argv, n * sizeof(char *));
+	memcpy(q->argv + n, req->program_argv, req->program_argc * sizeof(char *));
+	q->bundled = b->qemu;
+	q->page_size = b->page_size;
+	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
+	q->loader_fd = above_stdio(sealed_memfd("ppctime-loader", b->loader, b->loader_size),
+				   "the loader");
+	q->image_name = "(bundled)";
 }
 
 /*
@@ -817,54 +933,24 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	      char **qemu_argv, int n)
 {
 	const struct target *t = program->target;
-	const char *image_path = req->image_path;
-	unsigned long page_size;
-	struct vdso_image image;
+	struct qemu_launch q = { .program = req->program_argv[0], .launch_fd = -1 };
 	struct timekeeper *tk;
 	struct tkd_attach daemon;
 	struct watch w = { 0 };
 	struct program_signals program_signals;
 	void *pages;
 	char err[512];
-	int data_fd, image_fd, loader_fd, launch_fd, status;
-	char *loader, *preload, *launch, **ld_argv;
+	int data_fd, status;
 	sigset_t forwarded;
 	struct sigaction ignore = { .sa_handler = SIG_IGN };
 
-	if (!image_path)
-		image_path = find_support_file(IMAGE_DIR, t->image);
-	page_size = check_image(image_path, t, req->page_size, &image);
-	loader = find_support_file(LOADER_DIR, t->loader);
-	preload = find_support_file(LOADER_DIR, "ppctime-qemu-preload.so");
-	if (strpbrk(preload, ": \t\n"))
-		refuse("%s: ld.so --preload takes no file name with a colon or a blank", preload);
-	/* ld.so --preload, not LD_PRELOAD: the user's LD_PRELOAD and QEMU's
-	 * environment stay as they are; the rest is plain QEMU's argv. */
-	ld_argv = calloc(3 + n + req->program_argc + 1, sizeof(char *));
-	if (!ld_argv)
-		refuse("out of memory");
-	ld_argv[0] = qemu_dynamic_linker(qemu_argv[0]);
-	ld_argv[1] = "--preload";
-	ld_argv[2] = preload;
-	memcpy(ld_argv + 3, qemu_argv, n * sizeof(char *));
-	memcpy(ld_argv + 3 + n, req->program_argv, req->program_argc * sizeof(char *));
-	/* QEMU loads the loader from this descriptor (AT_EXECFD), not PROGRAM;
-	 * never 0, which to QEMU means none, even with stdin closed. */
-	loader_fd = open(loader, O_RDONLY | O_CLOEXEC);
-	if (loader_fd >= 0) {
-		int opened = loader_fd;
-
-		loader_fd = fcntl(opened, F_DUPFD, 3);
-		close(opened);
-	}
-	if (loader_fd < 0)
-		refuse("cannot open %s: %s", loader, strerror(errno));
-
-	image_fd = image_memfd(&image);
-	vdso_image_free(&image);
+	if (req->bundle)
+		prepare_bundled(&q, req, qemu_argv, n);
+	else
+		prepare_preload(&q, program, req, qemu_argv, n);
 	w.daemon_fd = -1;
 	if (!req->private_keeper &&
-	    attach_daemon(t, page_size, req->verbose, &daemon, err, sizeof(err)) == 0) {
+	    attach_daemon(t, q.page_size, req, &daemon, err, sizeof(err)) == 0) {
 		data_fd = daemon.data_fd;
 		/* QEMU's, for the loader to map. */
 		if (fcntl(data_fd, F_SETFD, 0) < 0)
@@ -876,12 +962,12 @@ run_with_vdso(const struct program_info *program, struct request *req,
 			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, shared "
 				"timekeeper %s: daemon %d at %s\n"
 				"ppctime-run: %s\n",
-				t->name, image_path, page_size,
+				t->name, q.image_name, q.page_size,
 				daemon.started ? "started" : "found", (int)daemon.pid,
 				daemon.socket, daemon.describe);
 	} else {
-		pages = create_data_pages(page_size, &data_fd);
-		req->tk_options.page_size = page_size;
+		pages = create_data_pages(q.page_size, &data_fd);
+		req->tk_options.page_size = q.page_size;
 		/* Shared, so the watchdog sees the keeper's update count move. */
 		tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
 			  -1, 0);
@@ -894,23 +980,24 @@ run_with_vdso(const struct program_info *program, struct request *req,
 			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, private "
 				"timekeeper mode: %s\n"
 				"ppctime-run: %s\n",
-				t->name, image_path, page_size, timekeeper_mode_name(tk), err);
+				t->name, q.image_name, q.page_size, timekeeper_mode_name(tk), err);
 	}
-	if (req->verbose)
+	if (req->verbose && !q.bundled)
 		fprintf(stderr, "ppctime-run: loader %s, preload %s (%s --preload)\n",
-			loader, preload, ld_argv[0]);
+			q.loader_name, q.argv[2], q.argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
 	if (fcntl(program->fd, F_SETFD, 0) < 0)
 		refuse("fcntl: %s", strerror(errno));
-	/* LOADER_FD, then LAUNCH_ARGS in their order. */
-	if (asprintf(&launch, "%d %d,%lu,%d,%d", loader_fd, data_fd, page_size, image_fd,
+	/* LAUNCH_ARGS in their order; the preload takes LOADER_FD first. */
+	if (asprintf(&q.launch, "%d,%lu,%d,%d", data_fd, q.page_size, q.image_fd,
 		     program->fd) < 0)
 		refuse("out of memory");
-	launch_fd = launch_memfd(launch);
+	if (!q.bundled)
+		q.launch_fd = launch_memfd(q.loader_fd, q.launch);
 	/* The daemon watches this process: become the program. */
 	if (!tk && w.daemon_fd < 0) {
-		execv(ld_argv[0], ld_argv);
-		refuse("cannot run %s: %s", ld_argv[0], strerror(errno));
+		enter_qemu(&q);
+		refuse("cannot run %s: %s", q.argv[0], strerror(errno));
 	}
 
 	/* ^C and ^\ reach the program through the terminal; these signals
@@ -931,19 +1018,20 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (tk) {
 		w.keeper = start_timekeeper(tk);
 		/* From here the timekeeper is the page's one writer. */
-		munmap(pages, VDSO_NR_PAGES * page_size);
+		munmap(pages, VDSO_NR_PAGES * q.page_size);
 		w.tk = tk;
 		w.keeper_fd = pidfd_of(w.keeper);
 		keeper_watch_start(&w.stall, w.keeper, req->tk_options.update_hz ?
 				   req->tk_options.update_hz : TIMEKEEPER_DEFAULT_HZ,
 				   WATCH_POLL_MS, tk->updates);
 	}
-	w.program = start_program(ld_argv, &program_signals);
+	w.program = start_program(&q, &program_signals);
 	w.program_fd = pidfd_of(w.program);
-	close(launch_fd);
-	close(loader_fd);
+	if (q.launch_fd >= 0)
+		close(q.launch_fd);
+	close(q.loader_fd);
 	close(data_fd);
-	close(image_fd);
+	close(q.image_fd);
 	close(program->fd);
 
 	status = watch_program(&w);
@@ -973,65 +1061,139 @@ static void parse_binfmt_arguments(int argc, char **argv, struct request *req)
 	req->program_argc = argc - 2;
 }
 
-static bool target_built(const char *name)
+static const struct target *target_named(const char *name)
 {
 	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (!strcmp(targets[i].name, name)) {
-			char *loader = support_file(LOADER_DIR, targets[i].loader, false);
-
-			free(loader);
-			return loader != NULL;
-		}
-	return false;
+		if (!strcmp(targets[i].name, name))
+			return &targets[i];
+	refuse("no target %s", name);
 }
 
-static int binfmt_action(const struct request *req)
+/* Debian's static QEMU for t: qemu-ppcXX-static, in dir or beside QEMU. */
+static void static_qemu(const struct target *t, const char *dir, char *path, size_t len)
 {
-	char *dir, *handler;
+	const char *slash = strrchr(t->qemu, '/');
+	int dirlen = dir ? (int)strlen(dir) : slash ? (int)(slash - t->qemu) : 0;
 
-	if (req->binfmt_action == BINFMT_UNREGISTER)
-		return binfmt_unregister() ? LAUNCH_EXIT_ERROR : 0;
-	handler = (char *)req->binfmt_handler;
-	if (!handler) {
+	snprintf(path, len, "%.*s%s%s-static", dirlen, dir ? dir : t->qemu, dirlen ? "/" : "",
+		 slash ? slash + 1 : t->qemu);
+}
+
+/* The dynamic handler (BINFMT_HANDLER beside the loaders, or
+ * --binfmt-print's) for a target that is built. */
+static int host_handler(const char *target, struct binfmt_handler *h, void *ctx)
+{
+	const struct request *req = ctx;
+	const struct target *t = target_named(target);
+	char *loader, *dir;
+
+	loader = support_file(LOADER_DIR, t->loader, false);
+	if (!loader)
+		return 0;
+	free(loader);
+	if (req->binfmt_handler) {
+		snprintf(h->path, sizeof(h->path), "%s", req->binfmt_handler);
+	} else {
 		/* The link's own name, which says how the handler was run. */
 		dir = find_support_file(LOADER_DIR, ".");
-		if (asprintf(&handler, "%s/" BINFMT_HANDLER, dir) < 0)
-			refuse("out of memory");
-		if (access(handler, X_OK) < 0)
-			refuse("%s: %s", handler, strerror(errno));
+		snprintf(h->path, sizeof(h->path), "%s/" BINFMT_HANDLER, dir);
+		free(dir);
+		if (access(h->path, X_OK) < 0)
+			refuse("%s: %s", h->path, strerror(errno));
 	}
-	if (handler[0] != '/' || strchr(handler, ':'))
+	if (h->path[0] != '/' || strchr(h->path, ':'))
 		refuse("%s: binfmt_misc takes a handler by its absolute path, with no ':'",
-		       handler);
-	if (req->binfmt_action == BINFMT_PRINT)
-		return binfmt_print(handler, target_built) ? LAUNCH_EXIT_ERROR : 0;
-	return binfmt_register(handler, target_built) ? LAUNCH_EXIT_ERROR : 0;
+		       h->path);
+	h->flags = BINFMT_FLAGS;
+	h->about[0] = '\0';
+	return 1;
+}
+
+/* --binfmt-register: where the static QEMU is, a bundle (bundle.h) that
+ * serves in chroots too; else the dynamic handler. */
+static int register_handler(const char *target, struct binfmt_handler *h, void *ctx)
+{
+	const struct request *req = ctx;
+	const struct target *t = target_named(target);
+	char qemu[PATH_MAX], err[512];
+	char *handler, *loader, *image;
+	struct vdso_image img;
+	unsigned long page_size;
+	int r = host_handler(target, h, ctx), fd;
+
+	static_qemu(t, req->static_qemu_dir, qemu, sizeof(qemu));
+	if (r <= 0 || (access(qemu, R_OK) < 0 && !req->static_qemu_dir))
+		return r;
+	handler = find_support_file(LOADER_DIR, BUNDLE_HANDLER);
+	loader = find_support_file(LOADER_DIR, t->loader);
+	image = find_support_file(IMAGE_DIR, t->image);
+	page_size = check_image(image, t, 0, &img);
+	vdso_image_free(&img);
+	fd = bundle_make(handler, qemu, loader, image, t->name, page_size, err, sizeof(err));
+	if (fd < 0) {
+		fprintf(stderr, "ppctime-run: cannot make %s's handler: %s\n", t->name, err);
+		return -1;
+	}
+	/* The kernel opens it now, and keeps it (F). */
+	snprintf(h->path, sizeof(h->path), "/proc/self/fd/%d", fd);
+	h->flags = BINFMT_FLAGS_CHROOT;
+	snprintf(h->about, sizeof(h->about), "in chroots too, with %s", qemu);
+	free(handler);
+	free(loader);
+	free(image);
+	return 1;
+}
+
+static int binfmt_action(struct request *req)
+{
+	switch (req->binfmt_action) {
+	case BINFMT_UNREGISTER:
+		return binfmt_unregister() ? LAUNCH_EXIT_ERROR : 0;
+	case BINFMT_PRINT:
+		return binfmt_print(host_handler, req) ? LAUNCH_EXIT_ERROR : 0;
+	default:
+		return binfmt_register(register_handler, req) ? LAUNCH_EXIT_ERROR : 0;
+	}
 }
 
 int main(int argc, char **argv)
 {
 	struct request req;
 	struct program_info program;
-	char **qemu_argv, *sysroot;
+	struct bundle bundle;
+	char **qemu_argv, *sysroot, qemu[PATH_MAX];
 	int n = 0;
 
 	/* Others' /proc/PID/mem must not reach the data page through us or
 	 * the timekeeper (which inherits this); QEMU's exec resets it. */
 	prctl(PR_SET_DUMPABLE, 0);
-	if (!strcmp(basename(argv[0]), BINFMT_HANDLER))
+	if (bundle_self(&bundle) == 0) {
 		parse_binfmt_arguments(argc, argv, &req);
-	else
+		req.bundle = &bundle;
+	} else if (!strcmp(basename(argv[0]), BUNDLE_HANDLER)) {
+		refuse(BUNDLE_HANDLER " runs as the handler ppctime-run --binfmt-register makes "
+		       "of it, with Debian's static QEMU");
+	} else if (!strcmp(basename(argv[0]), BINFMT_HANDLER)) {
+		parse_binfmt_arguments(argc, argv, &req);
+	} else {
 		parse_arguments(argc, argv, &req);
+	}
 	if (req.binfmt_action)
 		return binfmt_action(&req);
 	read_program_header(req.program_argv[0], req.program_fd, &program);
+	if (req.bundle && strcmp(program.target->name, bundle.target))
+		refuse_program("%s: a %s program, not %s as this handler runs",
+			       req.program_argv[0], program.target->name, bundle.target);
 
 	/* QEMU [-L SYSROOT] [-0 ARGV0] (5 at most), PROGRAM ARGS... NULL: with
 	 * the vDSO too (run_with_vdso), so QEMU says what it says of PROGRAM. */
 	qemu_argv = calloc(5 + req.program_argc + 1, sizeof(char *));
 	if (!qemu_argv)
 		refuse("out of memory");
-	qemu_argv[n++] = (char *)find_qemu(program.target);
+	/* The bundle's QEMU by its name, as if run from a PATH. */
+	if (req.bundle)
+		static_qemu(program.target, "", qemu, sizeof(qemu));
+	qemu_argv[n++] = req.bundle ? qemu : (char *)find_qemu(program.target);
 	/* Only dynamic programs: -L also redirects the paths a program opens.
 	 * Run by the kernel, as QEMU's handlers are: QEMU's own default. */
 	if (program.dynamic && !req.binfmt && (req.sysroot || !getenv("QEMU_LD_PREFIX"))) {

@@ -23,7 +23,8 @@ $(TIMEKEEPER_OBJ): launcher/%.o: $(srcdir)/launcher/%.c $(TIMEKEEPER_HEADERS) \
 	$(Q)$(CC) $(HOST_CFLAGS) $(TIMEKEEPER_CPPFLAGS) -c -o $@ $<
 
 # launcher/Rules.mk links these from $^.
-launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-timekeeperd: \
+launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-binfmt-static \
+		launcher/ppctime-timekeeperd: \
 		$(TIMEKEEPER_OBJ)
 
 # The test runs the timekeeper in threads.

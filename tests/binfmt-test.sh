@@ -16,6 +16,7 @@ set -u
 . "$top_builddir/tests/config.sh"
 top_builddir=$(cd "$top_builddir" && pwd -P)
 . "$srcdir/tests/test-lib.sh"
+. "$srcdir/tests/binfmt-lib.sh"
 
 if [ "${PPCTIME_BINFMT_TEST:-}" != inside ]; then
 	if ! unshare -Urm true 2>/dev/null; then
@@ -40,8 +41,6 @@ if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
 	exit 0
 fi
 
-value() { sed -n "s/^$1=//p" "$work/out" | head -n 1; }
-show() { sed 's/^/    err: /' "$work/err"; }
 
 # A handler registered before ours, as qemu-user-binfmt's would be: it
 # takes the target's programs by their ELF machine.
@@ -60,36 +59,6 @@ if "$run" --binfmt-register >"$work/out" 2>"$work/err"; then
 else
 	fail register "status $?"; show
 fi
-
-# A dynamic one with QEMU's prefix, as QEMU's handler would run it.
-check_direct() { # NAME PROBE [TRIPLET]
-	(if [ $# -gt 2 ]; then QEMU_LD_PREFIX=/usr/$3; export QEMU_LD_PREFIX; fi
-	 exec "$2" vdso) >"$work/out" 2>"$work/err"
-	status=$?
-	ehdr=$(value sysinfo_ehdr)
-	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ] && [ "$(value clock_gettime)" = 0 ]
-	then pass "$1"
-	else fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
-}
-
-# The script's interpreter is a powerpc program: the kernel runs it
-# through the handler, and what it runs goes through the handler again.
-check_script() { # NAME SHELL PROBE
-	printf '#!%s\n# a comment\n%s vdso\n%s calls 1000 monotonic\n' "$2" "$3" "$3" \
-		>"$work/script"
-	chmod +x "$work/script"
-	QEMU_STRACE=1 "$work/script" >"$work/out" 2>"$work/err"
-	status=$?
-	ehdr=$(value sysinfo_ehdr)
-	calls=$(grep -c 'clock_gettime' "$work/err")
-	if [ "$status" -ne 0 ] || [ "${ehdr:-0}" = 0 ]; then
-		fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show
-	elif [ "$calls" -ne 0 ]; then
-		fail "$1" "$calls clock_gettime system calls"
-	else
-		pass "$1 (0 time system calls)"
-	fi
-}
 
 check_identity() { # NAME PROBE
 	bash -c 'exec -a myname "$0" identity x' "$2" >"$work/out" 2>"$work/err"
@@ -136,14 +105,6 @@ check_many() { # NAME PROBE
 	else fail "$1" "$with of 20 with a vDSO, $pages data pages"; fi
 }
 
-check_old_form() { # NAME PROBE
-	"$run" "$2" vdso >"$work/out" 2>"$work/err"
-	status=$?
-	ehdr=$(value sysinfo_ehdr)
-	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ]; then pass "$1"
-	else fail "$1" "status $status"; show; fi
-}
-
 for t in $TARGETS; do
 	static=$probes/launcher-probe-static-$t shell=$probes/mini-sh-$t
 	origin=$probes/origin-$t/origin-probe
@@ -152,9 +113,11 @@ for t in $TARGETS; do
 		skip "binfmt-$t" "the probes not built, or no entry registered for $t"
 		continue
 	fi
-	check_direct "binfmt-direct-$t" "$static"
-	check_direct "binfmt-direct-dynamic-$t" "$probes/launcher-probe-$t" "$triplet"
-	check_script "binfmt-script-$t" "$shell" "$static"
+	check_vdso "binfmt-direct-$t" "$static"
+	# A dynamic one with QEMU's prefix, as QEMU's handler would run it.
+	check_vdso "binfmt-direct-dynamic-$t" env QEMU_LD_PREFIX="/usr/$triplet" \
+		"$probes/launcher-probe-$t"
+	check_script "binfmt-script-$t" "$work/script" "$shell" "$static" "$work/script"
 	check_identity "binfmt-argv0-exe-$t" "$static"
 	check_execute_only "binfmt-execute-only-$t" "$static"
 	check_origin "binfmt-origin-$t" "$triplet" "$origin"

@@ -1,0 +1,45 @@
+# SPDX-License-Identifier: GPL-2.0
+# Sourced by binfmt-test.sh and chroot-test.sh, after test-lib.sh: what
+# both ask of a program run through a binfmt_misc entry of ours.  The
+# cases write "$work/out" and "$work/err"; $run is ppctime-run.
+
+value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
+show() { sed 's/^/    err: /' "$work/err"; }
+
+# CMD... vdso: the vDSO, and clock_gettime through it.
+check_vdso() { # NAME CMD...
+	name=$1
+	shift
+	"$@" vdso >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ] && [ "$(value clock_gettime)" = 0 ]
+	then pass "$name"
+	else fail "$name" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+}
+
+# A script in FILE whose interpreter is the powerpc SHELL, run as CMD...:
+# the kernel runs SHELL through the handler, and the PROBE it runs through
+# it again, which gets the vDSO and makes no time system call.
+check_script() { # NAME FILE SHELL PROBE CMD...
+	name=$1
+	printf '#!%s\n# a comment\n%s vdso\n%s calls 1000 monotonic\n' "$3" "$4" "$4" >"$2"
+	chmod +x "$2"
+	shift 4
+	QEMU_STRACE=1 "$@" >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	calls=$(grep -c 'clock_gettime' "$work/err")
+	if [ "$status" -ne 0 ] || [ "${ehdr:-0}" = 0 ]; then
+		fail "$name" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show
+	elif [ "$calls" -ne 0 ]; then
+		fail "$name" "$calls clock_gettime system calls"
+	else
+		pass "$name (0 time system calls)"
+	fi
+}
+
+# ppctime-run PROGRAM still works while the entries are registered.
+check_old_form() { # NAME PROBE
+	check_vdso "$1" "$run" "$2"
+}

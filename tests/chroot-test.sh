@@ -1,0 +1,178 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# ppctime-run --binfmt-register --static-qemu=DIR: entries (flags OPF) whose
+# handler serves in a foreign chroot, where no host file is seen.  In a
+# user and mount namespace of the test's own with a binfmt_misc of its own
+# (Linux 6.7 or later), so nothing on the machine changes; per target, a
+# tree of the target's own (its dynamic linker and C library from
+# /usr/TRIPLET, the probes in /bin): a static program and a dynamic one (no
+# QEMU_LD_PREFIX: the sysroot is the tree's /) get the vDSO; a powerpc
+# script's powerpc interpreter runs a program that gets it and makes no
+# time system call; /proc/self/exe and AT_EXECFN are the program's; the
+# $ORIGIN program finds its library; a program gets the vDSO with no /proc
+# in the tree; ppctime-run PROGRAM still works outside; and the entries
+# are removed.  A dynamic QEMU given as the static one, and the handler
+# run by hand, are refused.  The static QEMUs are Debian's qemu-user-static: /usr/bin's,
+# else the package's files, fetched once into tests/qemu-user-static.
+# Variables named by target are read with eval:
+# shellcheck disable=SC2154
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+. "$top_builddir/tests/config.sh"
+top_builddir=$(cd "$top_builddir" && pwd -P)
+. "$srcdir/tests/test-lib.sh"
+. "$srcdir/tests/binfmt-lib.sh"
+misc=/proc/sys/fs/binfmt_misc
+
+skip_all() { for t in $TARGETS; do skip "chroot-$t" "$1"; done; exit 0; }
+
+# Are all the targets' static QEMUs (QEMU_T's name, -static) in DIR?
+statics_in() {
+	for t in $TARGETS; do
+		eval "qemu=\$QEMU_$t"
+		[ -x "$1/${qemu##*/}-static" ] || return 1
+	done
+}
+
+if [ "${PPCTIME_CHROOT_TEST:-}" != inside ]; then
+	unshare -Urm true 2>/dev/null ||
+		skip_all "no user and mount namespaces here (unshare -Urm failed)"
+	err=$(unshare -Urm mount -t binfmt_misc binfmt_misc "$misc" 2>&1) ||
+		skip_all "no binfmt_misc of a user namespace's own here (Linux 6.7 or later): $err"
+	static=/usr/bin cache=$top_builddir/tests/qemu-user-static
+	if ! statics_in "$static"; then
+		static=$cache/usr/bin
+	fi
+	if ! statics_in "$static"; then
+		# Beside the cache, so that only a complete one is renamed into
+		# place; of the package, only the targets' QEMUs.
+		tmp=$(mktemp -d "$cache.XXXXXX") || exit 1
+		trap 'rm -rf "$tmp"' EXIT
+		mkdir -p "$tmp/keep/usr/bin"
+		if (cd "$tmp" && apt-get download qemu-user-static >/dev/null &&
+		    dpkg-deb -x qemu-user-static_*.deb x) 2>"$tmp/err"; then
+			for t in $TARGETS; do
+				eval "qemu=\$QEMU_$t"
+				mv "$tmp/x/usr/bin/${qemu##*/}-static" "$tmp/keep/usr/bin/" 2>>"$tmp/err"
+			done
+			statics_in "$tmp/keep/usr/bin" && rm -rf "$cache" && mv -T "$tmp/keep" "$cache"
+		fi
+		err=$(grep -v '^W:' "$tmp/err" | head -n 1)
+		rm -rf "$tmp"
+		statics_in "$static" ||
+			skip_all "qemu-user-static is not installed and apt-get download qemu-user-static failed: $err"
+	fi
+	exec env PPCTIME_CHROOT_TEST=inside PPCTIME_CHROOT_QEMU="$static" \
+		top_builddir="$top_builddir" srcdir="$srcdir" unshare -Urm sh "$0"
+fi
+
+run=$top_builddir/launcher/ppctime-run
+probes=$top_builddir/tests/guest
+work=$(mktemp -d "${TMPDIR:-/tmp}/chroot-test.XXXXXX")
+trap 'umount -l "$work"/root-*/proc 2>/dev/null; rm -rf --one-file-system "$work"' EXIT
+PPCTIME_TIMEKEEPERD=$work/tkd
+export PPCTIME_TIMEKEEPERD
+# No prefix but the tree's own /.
+unset QEMU_LD_PREFIX
+
+if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
+	skip_all "no binfmt_misc of a user namespace's own here: $(cat "$work/err")"
+fi
+
+
+# A tree as the target's Debian has it, of what the probes need: the
+# dynamic linker where PT_INTERP says, libc.so.6 in the multiarch directory
+# it searches, the probes in /bin (the $ORIGIN one as its directory).
+make_tree() { # ROOT TARGET
+	eval "triplet=\$TRIPLET_$2 cross=\$CROSS_$2"
+	interp=$("${cross}readelf" -l "$probes/launcher-probe-$2" |
+		sed -n 's/.*program interpreter: \(.*\)]$/\1/p')
+	mkdir -p "$1/bin" "$1/proc" "$1/lib/$triplet" "$1${interp%/*}" &&
+	cp "/usr/$triplet/lib/${interp##*/}" "$1$interp" &&
+	cp "/usr/$triplet/lib/libc.so.6" "$1/lib/$triplet/" &&
+	cp "$probes/launcher-probe-$2" "$probes/launcher-probe-static-$2" \
+		"$probes/mini-sh-$2" "$1/bin/" &&
+	cp -R "$probes/origin-$2" "$1/bin/" &&
+	mount --rbind /proc "$1/proc"
+}
+
+check_identity() { # NAME ROOT PROGRAM
+	chroot "$2" "$3" identity x >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 0 ] && [ "$(value exe)" = "$3" ] &&
+	   [ "$(value execfn)" = "$3" ] && [ "$(value 'argv\[2\]')" = x ]
+	then pass "$1"
+	else fail "$1" "status $status, exe '$(value exe)', execfn '$(value execfn)', argv[2] '$(value 'argv\[2\]')'"; show; fi
+}
+
+check_origin() { # NAME ROOT PROGRAM
+	chroot "$2" "$3" >"$work/out" 2>"$work/err"
+	status=$?
+	ehdr=$(value sysinfo_ehdr)
+	if [ "$status" -eq 0 ] && [ "$(value lib)" = found ] && [ "${ehdr:-0}" != 0 ] &&
+	   [ "$(value exe)" = "$3" ]
+	then pass "$1"
+	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)', AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+}
+
+# Bad input: a dynamic QEMU where a static one must be; the handler as
+# built, run by hand.  A message and 125, nothing registered.
+mkdir "$work/dynamic"
+for t in $TARGETS; do
+	eval "qemu=\$QEMU_$t"
+	ln -s "$qemu" "$work/dynamic/${qemu##*/}-static"
+done
+"$run" --binfmt-register --static-qemu="$work/dynamic" >"$work/out" 2>"$work/err"
+status=$?
+if [ "$status" -eq 125 ] && grep -q 'not a static PIE' "$work/err" &&
+   ! ls "$misc"/ppctime-* >/dev/null 2>&1
+then pass "chroot-refuse-dynamic-qemu"
+else fail chroot-refuse-dynamic-qemu "status $status, entries: $(ls "$misc")"; show; fi
+"$top_builddir/launcher/ppctime-binfmt-static" "$probes/launcher-probe-static-${TARGETS%% *}" \
+	>"$work/out" 2>"$work/err"
+status=$?
+if [ "$status" -eq 125 ] && grep -q 'binfmt-register makes' "$work/err"
+then pass "chroot-handler-by-hand: refused"
+else fail chroot-handler-by-hand "status $status"; show; fi
+
+if "$run" --binfmt-register --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
+then pass "chroot-register ($(grep -c '^ppctime-run: registered' "$work/err") entries)"
+else fail chroot-register "status $?"; show; fi
+
+for t in $TARGETS; do
+	root=$work/root-$t static=/bin/launcher-probe-static-$t
+	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ]; then
+		skip "chroot-$t" "the probes not built"
+		continue
+	fi
+	# The kernel lists them in its own order (POF).
+	flags=$(sed -n 's/^flags: //p' "$misc/ppctime-$t" 2>/dev/null)
+	if [ "$(echo "$flags" | grep -o . | sort | tr -d '\n')" = FOP ]; then
+		pass "chroot-entry-$t (flags OPF)"
+	else
+		fail "chroot-entry-$t" "no entry ppctime-$t with flags OPF (flags '$flags')"
+		continue
+	fi
+	if ! make_tree "$root" "$t" 2>"$work/err"; then
+		fail "chroot-tree-$t" "cannot make the tree"; show
+		continue
+	fi
+	check_vdso "chroot-vdso-$t" chroot "$root" "$static"
+	check_vdso "chroot-dynamic-$t" chroot "$root" "/bin/launcher-probe-$t"
+	check_script "chroot-script-$t" "$root/script" "/bin/mini-sh-$t" "$static" \
+		chroot "$root" /script
+	check_identity "chroot-exe-$t" "$root" "$static"
+	check_origin "chroot-origin-$t" "$root" "/bin/origin-$t/origin-probe"
+	umount -l "$root/proc"
+	check_vdso "chroot-no-proc-$t" chroot "$root" "$static"
+	check_old_form "chroot-old-form-$t" "$probes/launcher-probe-static-$t"
+done
+
+"$run" --binfmt-unregister >"$work/out" 2>"$work/err"
+status=$?
+if [ "$status" -eq 0 ] && ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
+	pass chroot-unregister
+else
+	fail chroot-unregister "status $status, entries: $(ls "$misc")"; show
+fi
+exit "$failed"
