@@ -146,15 +146,15 @@ static int check_static_pie(struct part *p, char *err, size_t errlen)
 /* The file offset of the handler's bundle header, in its first segment. */
 static int find_header(const struct part *h, uint64_t *offset, char *err, size_t errlen)
 {
-	const Elf64_Phdr *first = NULL;
+	Elf64_Phdr first = { .p_type = PT_NULL };
 
 	for (size_t i = 0; i < h->elf.phnum; i++) {
 		Elf64_Phdr seg = phdr_of(h, i);
 		/* Notes are padded as their segment is aligned (4 or 8). */
 		uint64_t align = seg.p_align == 8 ? 8 : 4;
 
-		if (seg.p_type == PT_LOAD && !first)
-			first = (const Elf64_Phdr *)(h->buf + h->elf.phoff + i * sizeof(seg));
+		if (seg.p_type == PT_LOAD && first.p_type == PT_NULL)
+			first = seg;
 		if (seg.p_type != PT_NOTE || !elf_fits(seg.p_offset, seg.p_filesz, h->len))
 			continue;
 		for (uint64_t at = seg.p_offset, end = seg.p_offset + seg.p_filesz; at + 12 <= end;) {
@@ -169,9 +169,9 @@ static int find_header(const struct part *h, uint64_t *offset, char *err, size_t
 			    !memcmp(h->buf + at + 12, BUNDLE_NOTE_NAME, nh.n_namesz) &&
 			    nh.n_descsz >= sizeof(struct bundle_header) + 8) {
 				*offset = ALIGN_UP(desc, 8);
-				if (!first || first->p_offset != first->p_vaddr ||
+				if (first.p_type != PT_LOAD || first.p_offset != first.p_vaddr ||
 				    *offset + sizeof(struct bundle_header) >
-				    first->p_offset + first->p_filesz)
+				    first.p_offset + first.p_filesz)
 					return say(err, errlen, "%s: its bundle note is not in its "
 						   "first segment", h->path);
 				return 0;
@@ -201,6 +201,17 @@ static uint64_t span(const struct part *p, uint64_t *align)
 	return end;
 }
 
+/* The sealed memfd the kernel execs: MFD_EXEC, whatever vm.memfd_noexec
+ * says (Linux 6.3; earlier kernels know no other way). */
+static int bundle_memfd(void)
+{
+	int fd = memfd_create(BUNDLE_HANDLER, MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
+
+	if (fd < 0 && errno == EINVAL)
+		fd = memfd_create(BUNDLE_HANDLER, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	return fd;
+}
+
 static int make(struct part *h, struct part *q, struct part *ld, struct part *img,
 		const char *target, unsigned long page_size, char *err, size_t errlen)
 {
@@ -209,19 +220,21 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	struct bundle_header hdr = { .version = BUNDLE_VERSION, .page_size = page_size };
 	Elf64_Phdr first;
 	Elf64_Ehdr eh;
-	unsigned char *out;
-	size_t n = 0;
+	size_t n = 0, q_loads = 0;
 	int fd;
 
 	if (check_static_pie(h, err, errlen) < 0 || check_static_pie(q, err, errlen) < 0 ||
 	    find_header(h, &hdr_off, err, errlen) < 0)
 		return -1;
 	/* QEMU's headers are read where its first segment maps them. */
-	first = phdr_of(q, 0);
-	if (!q->elf.phnum || first.p_type != PT_LOAD || first.p_offset || first.p_vaddr ||
-	    q->elf.phoff + q->elf.phnum * sizeof(Elf64_Phdr) > first.p_filesz)
+	if (!q->elf.phnum || (first = phdr_of(q, 0)).p_type != PT_LOAD || first.p_offset ||
+	    first.p_vaddr || q->elf.phoff + q->elf.phnum * sizeof(Elf64_Phdr) > first.p_filesz)
 		return say(err, errlen, "%s: its program headers are not in its first segment",
 			   q->path);
+	for (size_t k = 0; k < q->elf.phnum; k++)
+		q_loads += phdr_of(q, k).p_type == PT_LOAD;
+	if (h->elf.phnum + q_loads + 1 > BUNDLE_MAX_PHDRS)
+		return say(err, errlen, "%s and %s: too many program headers", h->path, q->path);
 	if (strlen(target) >= sizeof(hdr.target))
 		return say(err, errlen, "%s: target name too long", target);
 	strcpy(hdr.target, target);
@@ -242,7 +255,7 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	for (size_t i = 0; i < h->elf.phnum; i++)
 		if (phdr_of(h, i).p_type == PT_LOAD)
 			last_load = i;
-	for (size_t i = 0; i < h->elf.phnum && n < BUNDLE_MAX_PHDRS; i++) {
+	for (size_t i = 0; i < h->elf.phnum; i++) {
 		Elf64_Phdr ph = phdr_of(h, i);
 
 		if (ph.p_type == PT_PHDR) {
@@ -253,7 +266,7 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 		if (i != last_load)
 			continue;
 		/* PT_LOADs in ascending order, QEMU's and the payload's last. */
-		for (size_t k = 0; k < q->elf.phnum && n < BUNDLE_MAX_PHDRS; k++) {
+		for (size_t k = 0; k < q->elf.phnum; k++) {
 			Elf64_Phdr qp = phdr_of(q, k);
 
 			if (qp.p_type != PT_LOAD)
@@ -263,48 +276,38 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 			qp.p_paddr = qp.p_vaddr;
 			hdr.phdrs[n++] = qp;
 		}
-		if (n < BUNDLE_MAX_PHDRS)
-			hdr.phdrs[n++] = (Elf64_Phdr){
-				.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = p_off,
-				.p_vaddr = p_vaddr, .p_paddr = p_vaddr,
-				.p_filesz = img_at + img->len, .p_memsz = img_at + img->len,
-				.p_align = page,
-			};
+		hdr.phdrs[n++] = (Elf64_Phdr){
+			.p_type = PT_LOAD, .p_flags = PF_R, .p_offset = p_off,
+			.p_vaddr = p_vaddr, .p_paddr = p_vaddr,
+			.p_filesz = img_at + img->len, .p_memsz = img_at + img->len,
+			.p_align = page,
+		};
 	}
-	if (n >= BUNDLE_MAX_PHDRS)
-		return say(err, errlen, "%s and %s: too many program headers", h->path, q->path);
 	hdr.phnum = n;
 	hdr.qemu = q_vaddr - hdr_off;
 	hdr.loader = p_vaddr - hdr_off;
 	hdr.image = p_vaddr + img_at - hdr_off;
 	hdr.loader_size = ld->len;
 	hdr.image_size = img->len;
-
-	out = calloc(1, total);
-	if (!out)
-		return say(err, errlen, "out of memory");
-	memcpy(out, h->buf, h->len);
-	memcpy(out + hdr_off, &hdr, sizeof(hdr));
-	memcpy(&eh, out, sizeof(eh));
+	memcpy(&eh, h->buf, sizeof(eh));
 	eh.e_phoff = hdr_off + offsetof(struct bundle_header, phdrs);
 	eh.e_phnum = n;
-	memcpy(out, &eh, sizeof(eh));
-	memcpy(out + q_off, q->buf, q->len);
-	memcpy(out + p_off, ld->buf, ld->len);
-	memcpy(out + p_off + img_at, img->buf, img->len);
 
-	/* Executable whatever vm.memfd_noexec says (MFD_EXEC: Linux 6.3). */
-	fd = memfd_create(BUNDLE_HANDLER, MFD_CLOEXEC | MFD_ALLOW_SEALING | MFD_EXEC);
-	if (fd < 0 && errno == EINVAL)
-		fd = memfd_create(BUNDLE_HANDLER, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (fd < 0 || write(fd, out, total) != (ssize_t)total ||
+	/* Each part where it goes; the gaps between them read as zeros. */
+	fd = bundle_memfd();
+	if (fd < 0 || ftruncate(fd, total) < 0 ||
+	    pwrite(fd, h->buf, h->len, 0) != (ssize_t)h->len ||
+	    pwrite(fd, &eh, sizeof(eh), 0) != sizeof(eh) ||
+	    pwrite(fd, &hdr, sizeof(hdr), hdr_off) != sizeof(hdr) ||
+	    pwrite(fd, q->buf, q->len, q_off) != (ssize_t)q->len ||
+	    pwrite(fd, ld->buf, ld->len, p_off) != (ssize_t)ld->len ||
+	    pwrite(fd, img->buf, img->len, p_off + img_at) != (ssize_t)img->len ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
 		say(err, errlen, "cannot write the bundle: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		fd = -1;
+		return -1;
 	}
-	free(out);
 	return fd;
 }
 

@@ -575,7 +575,7 @@ struct qemu_launch {
 	char **argv;			/* ld.so --preload PRELOAD QEMU ..., or QEMU ... */
 	const unsigned char *bundled;	/* the bundle's QEMU, or NULL: execv() */
 	const char *program;		/* PROGRAM's path (AT_EXECFN) */
-	const char *image_name, *loader_name;	/* for -v, which a bundle lacks */
+	const char *image_name, *loader_name;	/* for -v (binfmt_misc's launches: none) */
 	int loader_fd, image_fd;
 	unsigned long page_size;
 	char *launch;			/* LAUNCH_ENV's value */
@@ -919,7 +919,6 @@ static void prepare_bundled(struct qemu_launch *q, const struct request *req,
 	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
 	q->loader_fd = above_stdio(sealed_memfd("ppctime-loader", b->loader, b->loader_size),
 				   "the loader");
-	q->image_name = "(bundled)";
 }
 
 /*
@@ -1190,9 +1189,9 @@ int main(int argc, char **argv)
 	qemu_argv = calloc(5 + req.program_argc + 1, sizeof(char *));
 	if (!qemu_argv)
 		refuse("out of memory");
-	/* The bundle's QEMU by its name, as if run from a PATH. */
+	/* The bundle's QEMU by the name Debian gives it. */
 	if (req.bundle)
-		static_qemu(program.target, "", qemu, sizeof(qemu));
+		static_qemu(program.target, NULL, qemu, sizeof(qemu));
 	qemu_argv[n++] = req.bundle ? qemu : (char *)find_qemu(program.target);
 	/* Only dynamic programs: -L also redirects the paths a program opens.
 	 * Run by the kernel, as QEMU's handlers are: QEMU's own default. */
