@@ -251,6 +251,29 @@ static int spawn(const char *daemon_path, const char *dir, char *why, size_t why
 	return 0;
 }
 
+/*
+ * Kill the user's stuck daemon and wait, up to START_TIMEOUT_MS, until its
+ * directory lock is free: both processes are gone, their listening socket
+ * with them, so the next connect starts another instead of waiting on it.
+ */
+static void end_stuck(const struct tkd_attach *a)
+{
+	char lock[PATH_MAX + 16];
+	const char *slash = strrchr(a->socket, '/');
+	int fd;
+
+	kill(a->watchdog, SIGKILL);
+	snprintf(lock, sizeof(lock), "%.*s/" TKD_LOCK,
+		 slash ? (int)(slash - a->socket) : 0, a->socket);
+	fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return;
+	for (int waited = 0; waited < START_TIMEOUT_MS && flock(fd, LOCK_EX | LOCK_NB) < 0 &&
+	     errno == EWOULDBLOCK; waited += 10)
+		usleep(10000);
+	close(fd);
+}
+
 /* The user's daemon, started if none answers (under the spawn lock). */
 static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
@@ -339,8 +362,7 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 	 */
 	for (int tries = 0; tries < 2 && r; tries++) {
 		if (tries && r == -2 && a->ours && a->watchdog > 1 && a->watchdog != getpid()) {
-			kill(a->watchdog, SIGKILL);
-			usleep(10000);
+			end_stuck(a);
 		} else if (tries && r != -3) {
 			break;
 		}
