@@ -138,11 +138,8 @@ static void take_lock(struct daemon *d)
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		die("%s: %s", path, strerror(errno));
-	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
-		if (errno != EWOULDBLOCK || waited >= LOCK_WAIT_MS)
-			die("%s: another daemon holds it (%s)", path, strerror(errno));
-		usleep(10000);
-	}
+	if (tkd_lock_within(fd, LOCK_WAIT_MS) < 0)
+		die("%s: another daemon holds it (%s)", path, strerror(errno));
 }
 
 /*

@@ -102,6 +102,16 @@ int tkd_user_dir(char *buf, size_t len, char *why, size_t whylen)
 	return check_dir(buf, getuid(), 077, why, whylen);
 }
 
+int tkd_lock_within(int fd, int ms)
+{
+	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
+		if (errno != EWOULDBLOCK || waited >= ms)
+			return -1;
+		usleep(10000);
+	}
+	return 0;
+}
+
 /* Connected to DIR/TKD_SOCKET, or -1 with errno (ENOENT, ECONNREFUSED: no daemon). */
 static int connect_to(const char *dir, char *path, size_t pathlen)
 {
@@ -268,9 +278,7 @@ static void end_stuck(const struct tkd_attach *a)
 	fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return;
-	for (int waited = 0; waited < START_TIMEOUT_MS && flock(fd, LOCK_EX | LOCK_NB) < 0 &&
-	     errno == EWOULDBLOCK; waited += 10)
-		usleep(10000);
+	tkd_lock_within(fd, START_TIMEOUT_MS);
 	close(fd);
 }
 

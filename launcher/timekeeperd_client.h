@@ -44,4 +44,11 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
  */
 int tkd_user_dir(char *buf, size_t len, char *why, size_t whylen);
 
+/*
+ * An exclusive flock on fd, tried every 10 ms for up to ms: a daemon's
+ * directory lock, held while it lives.  0, or -1 with errno (EWOULDBLOCK:
+ * still held).
+ */
+int tkd_lock_within(int fd, int ms);
+
 #endif /* TIMEKEEPERD_CLIENT_H */
