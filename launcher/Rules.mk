@@ -236,7 +236,7 @@ CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o $(VDSO_IMAGE_OBJS) \
 	launcher/ppctime-timekeeperd launcher/ppctime-timekeeperd.o \
 	launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o launcher/ppctime-binfmt \
 	launcher/bundle.o launcher/userland_exec.o launcher/ppctime-binfmt-static \
-	tests/qemu-user-static \
+	tests/qemu-user-static tests/qemu-user-static.lock \
 	launcher/ppctime-timekeeperd.service tests/timekeeperd $(launcher_binfmt_d) \
 	launcher/ppctime-timekeeperd.socket \
 	launcher/installable \

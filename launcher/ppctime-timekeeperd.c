@@ -69,12 +69,17 @@ static const struct { const char *name; struct timekeeper_target t; } targets[] 
 #undef TKD_TARGET
 };
 
+/* Where launches come from: the socket's path, and the same name in the
+ * abstract namespace, for launches in a chroot that does not show it. */
+enum { BY_PATH, BY_NAME, NR_LISTENERS };
+
 struct daemon {
 	const char *dir;
 	char socket[PATH_MAX];
+	bool system;			/* the machine's: it serves every user */
 	bool own_socket;		/* bound here, not systemd's */
 	unsigned idle_s;		/* 0: live for ever */
-	int ready_fd, listen_fd;
+	int ready_fd, listeners[NR_LISTENERS];	/* -1: none */
 	struct timekeeper_options options;
 	struct timekeeper tk[TKD_NR_TARGETS];
 	int fds[TKD_NR_FDS];		/* read-only, for launches */
@@ -143,39 +148,72 @@ static void take_lock(struct daemon *d)
 }
 
 /*
- * systemd's listening socket (socket activation): systemd starts one of
- * us at a time, and made the directory, which we may not write.
+ * systemd's listening sockets (socket activation): systemd starts one of
+ * us at a time, and made the directory, which we may not write.  Each is
+ * the path's or the abstract name's, as its address says.
  */
 static bool socket_activated(struct daemon *d)
 {
 	const char *pid = getenv("LISTEN_PID"), *nfds = getenv("LISTEN_FDS");
+	int n = nfds ? atoi(nfds) : 0;
 
 	snprintf(d->socket, sizeof(d->socket), "%s/" TKD_SOCKET, d->dir);
-	if (!pid || !nfds || atoi(pid) != getpid() || atoi(nfds) != 1)
+	if (!pid || atoi(pid) != getpid() || n < 1 || n > NR_LISTENERS)
 		return false;
-	d->listen_fd = 3;
-	fcntl(3, F_SETFD, FD_CLOEXEC);
-	fcntl(3, F_SETFL, fcntl(3, F_GETFL) | O_NONBLOCK);
+	for (int fd = 3; fd < 3 + n; fd++) {
+		struct sockaddr_un sun;
+		socklen_t len = sizeof(sun);
+
+		if (getsockname(fd, (struct sockaddr *)&sun, &len) < 0 || sun.sun_family != AF_UNIX)
+			die("systemd passed descriptor %d, not a Unix socket", fd);
+		d->listeners[sun.sun_path[0] ? BY_PATH : BY_NAME] = fd;
+		fcntl(fd, F_SETFD, FD_CLOEXEC);
+		fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK);
+	}
 	return true;
 }
 
-/* Our own at DIR/TKD_SOCKET, under the lock. */
-static void bind_socket(struct daemon *d, bool system)
+/* Listening on path (of mode), or with abstract on its name in the
+ * abstract namespace; -1 with errno. */
+static int listen_on(const char *path, bool abstract, mode_t mode)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	size_t len = strlen(path);
+	int fd, saved;
 
-	if (strlen(d->socket) >= sizeof(sun.sun_path))
-		die("%s: name too long", d->socket);
-	strcpy(sun.sun_path, d->socket);
-	d->listen_fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
-	if (d->listen_fd < 0)
+	if (len + abstract >= sizeof(sun.sun_path))
+		die("%s: name too long", path);
+	memcpy(sun.sun_path + abstract, path, len);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
 		die("socket: %s", strerror(errno));
+	if (bind(fd, (struct sockaddr *)&sun, offsetof(struct sockaddr_un, sun_path) +
+		 abstract + len) == 0 &&
+	    (abstract || chmod(path, mode) == 0) && listen(fd, 128) == 0)
+		return fd;
+	saved = errno;
+	close(fd);
+	errno = saved;
+	return -1;
+}
+
+/*
+ * Our own at DIR/TKD_SOCKET, under the lock, and by its name.  The name is
+ * anyone's to take: if another process holds it, launches in chroots keep
+ * their own timekeepers, and we say so.
+ */
+static void bind_sockets(struct daemon *d)
+{
 	/* Under the lock: what is there is a dead daemon's. */
 	unlink(d->socket);
-	if (bind(d->listen_fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
-	    chmod(d->socket, system ? 0666 : 0600) < 0 || listen(d->listen_fd, 128) < 0)
+	d->listeners[BY_PATH] = listen_on(d->socket, false, d->system ? 0666 : 0600);
+	if (d->listeners[BY_PATH] < 0)
 		die("%s: %s", d->socket, strerror(errno));
 	d->own_socket = true;
+	d->listeners[BY_NAME] = listen_on(d->socket, true, 0);
+	if (d->listeners[BY_NAME] < 0)
+		fprintf(stderr, "ppctime-timekeeperd: @%s: %s: launches in chroots will not "
+			"find this daemon\n", d->socket, strerror(errno));
 }
 
 /* Calibrate once, for the first target; the others share its clocks. */
@@ -303,6 +341,51 @@ static void update_all(struct daemon *d)
 		notify("WATCHDOG=1");
 }
 
+static int epoll_add(int ep, int fd)
+{
+	struct epoll_event ev = { .events = EPOLLIN, .data.fd = fd };
+
+	return epoll_ctl(ep, EPOLL_CTL_ADD, fd, &ev);
+}
+
+/* The user's daemon serves its user alone, though anyone may connect to
+ * its abstract name. */
+static bool may_serve(const struct daemon *d, int listener, int c)
+{
+	struct ucred peer;
+	socklen_t len = sizeof(peer);
+
+	return d->system || listener != d->listeners[BY_NAME] ||
+	       (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 &&
+		peer.uid == getuid());
+}
+
+/*
+ * Every launch waiting on listener gets its hello, and is counted until
+ * it ends: its process, as a pidfd, or else its connection.  Returns false
+ * if the rest of the backlog must wait (out of descriptors).
+ */
+static bool take_launches(const struct daemon *d, int ep, int listener, size_t *attached)
+{
+	int c;
+
+	while ((c = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		int pidfd = may_serve(d, listener, c) ? peer_pidfd(c) : -2;
+
+		if (pidfd == -2 || epoll_add(ep, pidfd >= 0 ? pidfd : c) < 0) {
+			if (pidfd >= 0)
+				close(pidfd);
+			close(c);
+			continue;
+		}
+		send_hello(d, c, pidfd >= 0);
+		if (pidfd >= 0)
+			close(c);
+		++*attached;
+	}
+	return errno == EAGAIN || errno == EINTR;
+}
+
 /*
  * The keeper: updates every period, takes launches in between, and with
  * idle_s ends once none has been attached for that long.  One thread, so
@@ -314,20 +397,22 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 {
 	uint64_t idle_since = mono_ns(), next = idle_since + d->period_ns;
 	int ep = epoll_create1(EPOLL_CLOEXEC);
-	struct epoll_event ev = { .events = EPOLLIN, .data.fd = d->listen_fd };
+	bool paused[NR_LISTENERS] = { false };	/* out of descriptors */
 	size_t attached = 0;
-	bool accepting = true;
 	sigset_t all;
 
 	sigfillset(&all);
 	sigprocmask(SIG_BLOCK, &all, NULL);
-	if (ep < 0 || epoll_ctl(ep, EPOLL_CTL_ADD, d->listen_fd, &ev) < 0)
+	if (ep < 0)
 		die("epoll: %s", strerror(errno));
+	for (int l = 0; l < NR_LISTENERS; l++)
+		if (d->listeners[l] >= 0 && epoll_add(ep, d->listeners[l]) < 0)
+			die("epoll: %s", strerror(errno));
 	for (;;) {
 		struct epoll_event ready[64];
 		uint64_t now = mono_ns(), wait;
 		struct timespec timeout;
-		int n, c;
+		int n;
 
 		if (now >= next) {
 			update_all(d);
@@ -339,11 +424,10 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 					unlink(d->socket);
 				exit(0);
 			}
-			/* Out of descriptors, the backlog waited: try again. */
-			if (!accepting) {
-				ev.data.fd = d->listen_fd;
-				accepting = !epoll_ctl(ep, EPOLL_CTL_ADD, d->listen_fd, &ev);
-			}
+			/* The backlog waited: try again. */
+			for (int l = 0; l < NR_LISTENERS; l++)
+				if (paused[l])
+					paused[l] = epoll_add(ep, d->listeners[l]) < 0;
 			now = mono_ns();
 		}
 		wait = next > now ? next - now : 0;
@@ -352,29 +436,14 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 		if (n < 0 && errno != EINTR)
 			die("epoll_pwait2: %s (Linux 5.11 or later needed)", strerror(errno));
 		for (int i = 0; i < n; i++) {
-			int fd = ready[i].data.fd;
+			int fd = ready[i].data.fd, l = NR_LISTENERS;
 
-			if (fd == d->listen_fd) {
-				while ((c = accept4(d->listen_fd, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-					int pidfd = peer_pidfd(c);
-
-					/* The launch, or else its connection, until it ends. */
-					ev.data.fd = pidfd >= 0 ? pidfd : c;
-					if (epoll_ctl(ep, EPOLL_CTL_ADD, ev.data.fd, &ev) < 0) {
-						if (pidfd >= 0)
-							close(pidfd);
-						close(c);
-						continue;
-					}
-					send_hello(d, c, pidfd >= 0);
-					if (pidfd >= 0)
-						close(c);
-					attached++;
-				}
+			while (l-- && fd != d->listeners[l])
+				;
+			if (l >= 0) {
 				/* No spinning on a backlog we cannot take. */
-				if (errno != EAGAIN && errno != EINTR &&
-				    !epoll_ctl(ep, EPOLL_CTL_DEL, d->listen_fd, NULL))
-					accepting = false;
+				if (!take_launches(d, ep, fd, &attached))
+					paused[l] = !epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
 			} else {
 				/* A launch ended, or hung up: closing also unregisters it. */
 				close(fd);
@@ -481,8 +550,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct daemon d = { .ready_fd = -1 };
-	bool system = false;
+	struct daemon d = { .ready_fd = -1, .listeners = { -1, -1 } };
 	char dir[PATH_MAX], why[256];
 	pid_t watchdog, keeper;
 	int opt;
@@ -498,7 +566,7 @@ int main(int argc, char **argv)
 	}
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
-		case 's': system = true; d.dir = TKD_SYSTEM_DIR; break;
+		case 's': d.system = true; d.dir = TKD_SYSTEM_DIR; break;
 		case 'd': d.dir = optarg; break;
 		case 'i': d.idle_s = number("idle-exit", optarg, 0, 86400); break;
 		case 'r': d.ready_fd = number("ready-fd", optarg, 3, INT_MAX); break;
@@ -516,17 +584,17 @@ int main(int argc, char **argv)
 	if (optind != argc)
 		usage(1);
 	if (!d.dir) {
-		if (tkd_user_dir(dir, sizeof(dir), why, sizeof(why)))
+		if (tkd_user_dir(dir, sizeof(dir), true, why, sizeof(why)))
 			die("%s", why);
 		d.dir = dir;
 	}
 	if (d.ready_fd >= 0)
 		fcntl(d.ready_fd, F_SETFD, FD_CLOEXEC);
 	if (!socket_activated(&d)) {
-		if (system && mkdir(d.dir, 0755) < 0 && errno != EEXIST)
+		if (d.system && mkdir(d.dir, 0755) < 0 && errno != EEXIST)
 			die("%s: %s", d.dir, strerror(errno));
 		take_lock(&d);
-		bind_socket(&d, system);
+		bind_sockets(&d);
 	}
 	create_pages(&d);
 
@@ -556,7 +624,9 @@ int main(int argc, char **argv)
 	/* The watchdog writes nothing: the pages are the keeper's alone. */
 	for (int i = 0; i < TKD_NR_TARGETS; i++)
 		munmap(d.tk[i].page, VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
-	close(d.listen_fd);
+	for (int l = 0; l < NR_LISTENERS; l++)
+		if (d.listeners[l] >= 0)
+			close(d.listeners[l]);
 	if (d.ready_fd >= 0)
 		close(d.ready_fd);
 	return watch(&d, keeper);

@@ -4,7 +4,11 @@
  *
  * Trust: the machine's socket counts only in a directory root alone can
  * write (a systemd socket unit's); the user's only in one the user alone
- * can, with the peer running as the user.  What is handed over is proved
+ * can, with the peer running as the user.  Where that directory is not
+ * seen (a chroot), the same name in the abstract namespace counts only
+ * if its peer runs as root (systemd, who listens for the machine's
+ * daemon) or as the user: anyone may bind an abstract name, no one
+ * another's uid.  What is handed over is proved
  * by the kernel, not by the daemon's word: each file is a memfd sealed
  * against writes and new writable mappings, open read-only, and the
  * status page shows an update within the last STALE_MS.
@@ -76,7 +80,7 @@ static int check_dir(const char *dir, uid_t uid, mode_t forbidden, char *why, si
 	return 0;
 }
 
-int tkd_user_dir(char *buf, size_t len, char *why, size_t whylen)
+int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR"), *own = getenv(TKD_ENV);
 	char fallback[64];
@@ -85,19 +89,17 @@ int tkd_user_dir(char *buf, size_t len, char *why, size_t whylen)
 	if (own && own[0] == '/') {
 		if ((size_t)snprintf(buf, len, "%s", own) >= len)
 			return fail(why, whylen, "%s: name too long", own);
-		if (mkdir(buf, 0700) < 0 && errno != EEXIST)
-			return fail(why, whylen, "cannot create %s: %s", buf, strerror(errno));
-		return check_dir(buf, getuid(), 077, why, whylen);
+	} else {
+		if (!runtime || runtime[0] != '/') {
+			snprintf(fallback, sizeof(fallback), "/run/user/%u", (unsigned)getuid());
+			runtime = fallback;
+		}
+		if ((size_t)snprintf(buf, len, "%s/" TKD_USER_SUBDIR, runtime) >= len)
+			return fail(why, whylen, "%s: name too long", runtime);
+		if (check_dir(runtime, getuid(), S_IWGRP | S_IWOTH, why, whylen))
+			return -1;
 	}
-	if (!runtime || runtime[0] != '/') {
-		snprintf(fallback, sizeof(fallback), "/run/user/%u", (unsigned)getuid());
-		runtime = fallback;
-	}
-	if (check_dir(runtime, getuid(), S_IWGRP | S_IWOTH, why, whylen))
-		return -1;
-	if ((size_t)snprintf(buf, len, "%s/" TKD_USER_SUBDIR, runtime) >= len)
-		return fail(why, whylen, "%s: name too long", runtime);
-	if (mkdir(buf, 0700) < 0 && errno != EEXIST)
+	if (create && mkdir(buf, 0700) < 0 && errno != EEXIST)
 		return fail(why, whylen, "cannot create %s: %s", buf, strerror(errno));
 	return check_dir(buf, getuid(), 077, why, whylen);
 }
@@ -112,27 +114,52 @@ int tkd_lock_within(int fd, int ms)
 	return 0;
 }
 
-/* Connected to DIR/TKD_SOCKET, or -1 with errno (ENOENT, ECONNREFUSED: no daemon). */
-static int connect_to(const char *dir, char *path, size_t pathlen)
+/*
+ * Connected to the socket at path, or with abstract to the one of the same
+ * name in the abstract namespace; -1 with errno (ENOENT, ECONNREFUSED: no
+ * daemon).
+ */
+static int connect_to(const char *path, bool abstract)
 {
 	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	size_t len = strlen(path);
 	int fd, saved;
 
-	if ((size_t)snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/" TKD_SOCKET, dir) >=
-	    sizeof(sun.sun_path)) {
+	if (len + abstract >= sizeof(sun.sun_path)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	snprintf(path, pathlen, "%s", sun.sun_path);
+	memcpy(sun.sun_path + abstract, path, len);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&sun, sizeof(sun)) == 0)
+	if (connect(fd, (struct sockaddr *)&sun,
+		    offsetof(struct sockaddr_un, sun_path) + abstract + len) == 0)
 		return fd;
 	saved = errno;
 	close(fd);
 	errno = saved;
 	return -1;
+}
+
+/* The daemon's socket, or the name it also listens on where a chroot does
+ * not show the file (a->socket: "@" and the name then). */
+static int connect_either(struct tkd_attach *a, const char *dir, bool dir_trusted)
+{
+	int sock = -1;
+
+	if ((size_t)snprintf(a->socket, sizeof(a->socket), "@%s/" TKD_SOCKET, dir) >=
+	    sizeof(a->socket)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (dir_trusted)
+		sock = connect_to(a->socket + 1, false);
+	if (sock >= 0)
+		memmove(a->socket, a->socket + 1, strlen(a->socket));
+	else if (!dir_trusted || errno == ENOENT || errno == ECONNREFUSED)
+		sock = connect_to(a->socket + 1, true);
+	return sock;
 }
 
 /* The hello and its descriptors; fds[] -1 where none came.  -2: no answer,
@@ -265,6 +292,7 @@ static int spawn(const char *daemon_path, const char *dir, char *why, size_t why
  * Kill the user's stuck daemon and wait, up to START_TIMEOUT_MS, until its
  * directory lock is free: both processes are gone, their listening socket
  * with them, so the next connect starts another instead of waiting on it.
+ * (Found by its abstract name, its directory is not seen: no wait.)
  */
 static void end_stuck(const struct tkd_attach *a)
 {
@@ -273,8 +301,9 @@ static void end_stuck(const struct tkd_attach *a)
 	int fd;
 
 	kill(a->watchdog, SIGKILL);
-	snprintf(lock, sizeof(lock), "%.*s/" TKD_LOCK,
-		 slash ? (int)(slash - a->socket) : 0, a->socket);
+	if (a->socket[0] != '/')
+		return;
+	snprintf(lock, sizeof(lock), "%.*s/" TKD_LOCK, (int)(slash - a->socket), a->socket);
 	fd = open(lock, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
 		return;
@@ -282,18 +311,32 @@ static void end_stuck(const struct tkd_attach *a)
 	close(fd);
 }
 
-/* The user's daemon, started if none answers (under the spawn lock). */
+/* The peer's credentials (for a listening socket's, of who called listen()). */
+static struct ucred peer_of(int sock)
+{
+	struct ucred peer = { .pid = 0, .uid = (uid_t)-1 };
+	socklen_t len = sizeof(peer);
+
+	getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len);
+	return peer;
+}
+
+/*
+ * The user's daemon, started if none answers (under the spawn lock) by a
+ * launch that may: one whose directory is seen and trusted.
+ */
 static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
 	char dir[PATH_MAX], lock[PATH_MAX + 16];
-	int sock, lock_fd;
+	bool trusted = !tkd_user_dir(dir, sizeof(dir), daemon_path != NULL, why, whylen);
+	int sock = connect_either(a, dir, trusted), lock_fd, saved = errno;
 
-	if (tkd_user_dir(dir, sizeof(dir), why, whylen))
-		return -1;
-	sock = connect_to(dir, a->socket, sizeof(a->socket));
-	if (sock >= 0 || (errno != ENOENT && errno != ECONNREFUSED) || !daemon_path) {
+	if (sock >= 0 || !trusted || !daemon_path || (errno != ENOENT && errno != ECONNREFUSED)) {
+		size_t used = trusted ? 0 : strlen(why);
+
 		if (sock < 0)
-			fail(why, whylen, "%s: %s", a->socket, strerror(errno));
+			snprintf(why + used, whylen - used, "%s%s: %s", used ? "; " : "",
+				 a->socket, strerror(saved));
 		return sock;
 	}
 	snprintf(lock, sizeof(lock), "%s/" TKD_SPAWN_LOCK, dir);
@@ -305,10 +348,10 @@ static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why
 		return -1;
 	}
 	/* Another launch may have started it while we waited for the lock. */
-	sock = connect_to(dir, a->socket, sizeof(a->socket));
+	sock = connect_either(a, dir, true);
 	if (sock < 0 && spawn(daemon_path, dir, why, whylen) == 0) {
 		a->started = true;
-		sock = connect_to(dir, a->socket, sizeof(a->socket));
+		sock = connect_either(a, dir, true);
 		if (sock < 0)
 			fail(why, whylen, "%s: %s", a->socket, strerror(errno));
 	}
@@ -318,25 +361,28 @@ static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why
 
 static int connect_daemon(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
-	struct ucred peer;
-	socklen_t len = sizeof(peer);
 	const char *own = getenv(TKD_ENV);
 	char system_why[256];
-	int sock = -1;
+	struct ucred peer;
+	int sock;
 
 	if (own && !strcmp(own, "off"))
 		return fail(why, whylen, TKD_ENV "=off");
 	/* The machine's first: in root's directory, whoever serves it. */
-	if ((!own || own[0] != '/') &&
-	    !check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH, system_why, sizeof(system_why)))
-		sock = connect_to(TKD_SYSTEM_DIR, a->socket, sizeof(a->socket));
-	if (sock >= 0)
-		return sock;
+	if (!own || own[0] != '/') {
+		sock = connect_either(a, TKD_SYSTEM_DIR,
+				      !check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH,
+						 system_why, sizeof(system_why)));
+		if (sock >= 0 && (a->socket[0] == '/' || peer_of(sock).uid == 0))
+			return sock;
+		if (sock >= 0)
+			close(sock);
+	}
 	sock = connect_user(a, daemon_path, why, whylen);
 	if (sock < 0)
 		return -1;
-	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0 ||
-	    peer.uid != getuid()) {
+	peer = peer_of(sock);
+	if (peer.uid != getuid()) {
 		close(sock);
 		return fail(why, whylen, "%s is served by uid %u, not this user", a->socket,
 			    (unsigned)peer.uid);

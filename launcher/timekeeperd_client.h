@@ -24,7 +24,7 @@ struct tkd_attach {
 	pid_t watchdog;		/* the user's daemon's, its socket's peer */
 	bool started;		/* this launch started the daemon */
 	bool ours;		/* the user's daemon, not the machine's */
-	char socket[PATH_MAX];
+	char socket[PATH_MAX];	/* its path, or "@" and its abstract name */
 	char describe[384];
 };
 
@@ -39,10 +39,11 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 
 /*
  * The user's directory for the daemon, $XDG_RUNTIME_DIR/ppctime (or
- * /run/user/UID/ppctime), created 0700 if need be, into buf; 0, or -1
- * with why if there is none this user alone can write.
+ * /run/user/UID/ppctime), into buf, with create made 0700 if need be; 0,
+ * or -1 with why if there is none this user alone can write (buf still
+ * names it, if the name fits).
  */
-int tkd_user_dir(char *buf, size_t len, char *why, size_t whylen);
+int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen);
 
 /*
  * An exclusive flock on fd, tried every 10 ms for up to ms: a daemon's

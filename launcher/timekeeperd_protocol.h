@@ -6,7 +6,12 @@
  * The daemon listens on a Unix socket, the machine's under TKD_SYSTEM_DIR
  * (a systemd socket unit, root's directory) or the user's under
  * $XDG_RUNTIME_DIR/TKD_USER_SUBDIR (started on demand by the first
- * launch).  A launch connects and at once gets one message: a struct
+ * launch).  Each also listens on the socket's path as a name in the
+ * abstract namespace (a NUL, then the path), for launches in a chroot,
+ * which does not show the file; anyone may bind such a name, so a launch
+ * trusts it only if the peer is root (systemd's socket unit) or the user,
+ * and the user's daemon serves it to its user alone.
+ * A launch connects and at once gets one message: a struct
  * tkd_hello and, as SCM_RIGHTS, TKD_NR_FDS descriptors, opened read-only:
  * the status page, then one data file per target in tkd_targets' order.
  * Each is a memfd sealed against growing, shrinking and any new writable

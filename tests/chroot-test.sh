@@ -9,11 +9,13 @@
 # QEMU_LD_PREFIX: the sysroot is the tree's /) get the vDSO; a powerpc
 # script's powerpc interpreter runs a program that gets it and makes no
 # time system call; /proc/self/exe and AT_EXECFN are the program's; the
-# $ORIGIN program finds its library; a program gets the vDSO with no /proc
-# in the tree; ppctime-run PROGRAM still works outside; and the entries
-# are removed.  A dynamic QEMU given as the static one, and the handler
-# run by hand, are refused.  The static QEMUs are Debian's qemu-user-static: /usr/bin's,
-# else the package's files, fetched once into tests/qemu-user-static.
+# $ORIGIN program finds its library; 20 programs at once in the tree read
+# the one data page of the daemon a launch outside started (its socket's
+# file is not in the tree: they find it by its abstract name); a program
+# gets the vDSO with no /proc in the tree; ppctime-run PROGRAM still works
+# outside; and the entries are removed.  A dynamic QEMU given as the
+# static one, and the handler run by hand, are refused.  The static QEMUs
+# are Debian's qemu-user-static (tests/qemu-user-static.sh).
 # Variables named by target are read with eval:
 # shellcheck disable=SC2154
 set -u
@@ -26,42 +28,18 @@ misc=/proc/sys/fs/binfmt_misc
 
 skip_all() { for t in $TARGETS; do skip "chroot-$t" "$1"; done; exit 0; }
 
-# Are all the targets' static QEMUs (QEMU_T's name, -static) in DIR?
-statics_in() {
-	for t in $TARGETS; do
-		eval "qemu=\$QEMU_$t"
-		[ -x "$1/${qemu##*/}-static" ] || return 1
-	done
-}
-
 if [ "${PPCTIME_CHROOT_TEST:-}" != inside ]; then
 	unshare -Urm true 2>/dev/null ||
 		skip_all "no user and mount namespaces here (unshare -Urm failed)"
 	err=$(unshare -Urm mount -t binfmt_misc binfmt_misc "$misc" 2>&1) ||
 		skip_all "no binfmt_misc of a user namespace's own here (Linux 6.7 or later): $err"
-	static=/usr/bin cache=$top_builddir/tests/qemu-user-static
-	if ! statics_in "$static"; then
-		static=$cache/usr/bin
-	fi
-	if ! statics_in "$static"; then
-		# Beside the cache, so that only a complete one is renamed into
-		# place; of the package, only the targets' QEMUs.
-		tmp=$(mktemp -d "$cache.XXXXXX") || exit 1
-		trap 'rm -rf "$tmp"' EXIT
-		mkdir -p "$tmp/keep/usr/bin"
-		if (cd "$tmp" && apt-get download qemu-user-static >/dev/null &&
-		    dpkg-deb -x qemu-user-static_*.deb x) 2>"$tmp/err"; then
-			for t in $TARGETS; do
-				eval "qemu=\$QEMU_$t"
-				mv "$tmp/x/usr/bin/${qemu##*/}-static" "$tmp/keep/usr/bin/" 2>>"$tmp/err"
-			done
-			statics_in "$tmp/keep/usr/bin" && rm -rf "$cache" && mv -T "$tmp/keep" "$cache"
-		fi
-		err=$(grep -v '^W:' "$tmp/err" | head -n 1)
-		rm -rf "$tmp"
-		statics_in "$static" ||
-			skip_all "qemu-user-static is not installed and apt-get download qemu-user-static failed: $err"
-	fi
+	qemus=
+	for t in $TARGETS; do
+		eval "qemus=\"\$qemus \$QEMU_$t\""
+	done
+	# shellcheck disable=SC2086
+	static=$(sh "$srcdir/tests/qemu-user-static.sh" "$top_builddir/tests/qemu-user-static" \
+		$qemus 2>&1) || skip_all "$static"
 	exec env PPCTIME_CHROOT_TEST=inside PPCTIME_CHROOT_QEMU="$static" \
 		top_builddir="$top_builddir" srcdir="$srcdir" unshare -Urm sh "$0"
 fi
@@ -115,6 +93,25 @@ check_origin() { # NAME ROOT PROGRAM
 	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)', AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
 }
 
+# The data page's inode in each "$work/err*" (the probe's maps lines).
+data_pages() { sed -n 's|.* \([0-9][0-9]*\)  */memfd:ppctime-vdso-data-.*|\1|p' "$work"/err* | sort -u; }
+
+check_shared() { # NAME ROOT PROGRAM PROGRAM_OUTSIDE
+	"$run" "$4" vdso >"$work/out" 2>"$work/err"
+	outside=$(data_pages)
+	rm -f "$work/err"
+	for i in $(seq 20); do
+		chroot "$2" "$3" vdso >"$work/out.$i" 2>"$work/err.$i" &
+	done
+	wait
+	inside=$(data_pages | tr '\n' ' ')
+	with=$(grep -l '^sysinfo_ehdr=0x[1-9a-f]' "$work"/out.* | wc -l)
+	rm -f "$work"/out.* "$work"/err.*
+	if [ "$with" -eq 20 ] && [ -n "$outside" ] && [ "$inside" = "$outside " ]
+	then pass "$1 (20 programs, the daemon's data page)"
+	else fail "$1" "$with of 20 with a vDSO, data pages '$inside', the daemon's '$outside'"; fi
+}
+
 # Bad input: a dynamic QEMU where a static one must be; the handler as
 # built, run by hand.  A message and 125, nothing registered.
 mkdir "$work/dynamic"
@@ -163,6 +160,7 @@ for t in $TARGETS; do
 		chroot "$root" /script
 	check_identity "chroot-exe-$t" "$root" "$static"
 	check_origin "chroot-origin-$t" "$root" "/bin/origin-$t/origin-probe"
+	check_shared "chroot-shared-$t" "$root" "$static" "$probes/launcher-probe-static-$t"
 	umount -l "$root/proc"
 	check_vdso "chroot-no-proc-$t" chroot "$root" "$static"
 	check_old_form "chroot-old-form-$t" "$probes/launcher-probe-static-$t"

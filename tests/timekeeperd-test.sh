@@ -8,7 +8,9 @@
 # launch starts a new one, also for a daemon stuck as a whole; the daemon
 # watches a launch, which becomes QEMU, until its program ends; a directory
 # others can write is refused; the machine's daemon, socket-activated as
-# systemd would, serves launches one page.
+# systemd would, serves launches one page, also where its directory is not
+# seen (by its abstract name); a user's daemon serves that name to its
+# user alone.
 # Each case has a directory of its own (PPCTIME_TIMEKEEPERD=DIR), so the
 # user's or the machine's daemon is never touched.
 set -u
@@ -195,40 +197,72 @@ check_open_dir_refused() { # NAME PROBE
 }
 
 # The machine's daemon as its systemd units run it (socket activation,
-# --system), in a user and mount namespace of its own with a /run of its
-# own: two launches of the default kind find it, share one data page
-# (one memfd inode in the guest's maps) and read it through the vDSO.
+# --system, the path and the abstract name), in a user, mount and network
+# namespace of its own (abstract names are the network namespace's) with
+# a /run of its own: two launches of the default kind find it, and a third
+# does by its abstract name with /run hidden, as in a chroot; all share
+# one data page (one memfd inode in the guest's maps) and read it through
+# the vDSO.
 check_machine_daemon() { # NAME PROBE
 	if ! command -v systemd-socket-activate >/dev/null; then
 		skip "$1" "systemd-socket-activate not installed (Debian package systemd)"
 		return
 	fi
-	if ! unshare -Urm true 2>/dev/null; then
-		skip "$1" "no user and mount namespaces here (unshare -Urm failed)"
+	if ! unshare -Urmn true 2>/dev/null; then
+		skip "$1" "no user, mount and network namespaces here (unshare -Urmn failed)"
 		return
 	fi
-	unshare -Urm sh -eu -c '
+	unshare -Urmn sh -eu -c '
 		mount -t tmpfs -o mode=755 none /run
 		mkdir -m 755 /run/ppctime
 		systemd-socket-activate -l /run/ppctime/timekeeperd.sock \
+			-l @/run/ppctime/timekeeperd.sock \
 			"$1" --system --idle-exit=10 2>/dev/null &
 		daemon=$!
 		for i in $(seq 50); do [ -S /run/ppctime/timekeeperd.sock ] && break; sleep 0.1; done
 		for i in 1 2; do env -u PPCTIME_TIMEKEEPERD "$2" -v "$3" vdso || exit; done
+		mount -t tmpfs -o mode=755 none /run
+		env -u PPCTIME_TIMEKEEPERD "$2" -v "$3" vdso
 		kill $daemon' sh "$top_builddir/launcher/ppctime-timekeeperd" "$run" "$2" \
 		>"$work/out" 2>"$work/err" </dev/null
 	status=$?
 	inodes=$(sed -n 's|.* \([0-9][0-9]*\)  */memfd:ppctime-vdso-data-.*|\1|p' "$work/err" | sort -u)
 	found=$(grep -c 'timekeeper found: daemon [0-9]* at /run/ppctime/timekeeperd.sock' \
 		"$work/err")
+	named=$(grep -c 'timekeeper found: daemon [0-9]* at @/run/ppctime/timekeeperd.sock' \
+		"$work/err")
 	calls=$(grep -c '^clock_gettime=0$' "$work/out")
-	if [ "$status" -ne 0 ] || [ "$found" -ne 2 ]; then
+	if [ "$status" -ne 0 ] || [ "$found" -ne 2 ] || [ "$named" -ne 1 ]; then
 		fail "$1" "status $status, or the launches did not find the machine's daemon"; show
-	elif [ "$(echo "$inodes" | wc -w)" -ne 1 ] || [ "$calls" -ne 2 ]; then
-		fail "$1" "data pages '$inodes', $calls of 2 launches without time system calls"
+	elif [ "$(echo "$inodes" | wc -w)" -ne 1 ] || [ "$calls" -ne 3 ]; then
+		fail "$1" "data pages '$inodes', $calls of 3 launches without time system calls"
 	else
 		pass "$1 (one data page, inode $inodes)"
 	fi
+}
+
+# The user's daemon's abstract name is anyone's to connect to; another
+# user's connection there is closed unanswered, the user's gets the hello.
+check_name_serves_user_only() { # NAME PROBE
+	# Debian's, which any user may run.
+	py=/usr/bin/python3
+	if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || [ ! -x "$py" ]; then
+		skip "$1" "connecting as another user needs root, setpriv and $py (Debian packages util-linux, python3)"
+		return
+	fi
+	d=$work/$1
+	launch "$d" "$2" vdso
+	hello='import socket, sys
+s = socket.socket(socket.AF_UNIX)
+s.settimeout(2)
+s.connect("\0" + sys.argv[1])
+print(len(s.recv(4096)))'
+	own=$("$py" -c "$hello" "$d/timekeeperd.sock" 2>&1)
+	other=$(setpriv --reuid=65534 --regid=65534 --clear-groups \
+		"$py" -c "$hello" "$d/timekeeperd.sock" 2>&1)
+	if [ "$status" -eq 0 ] && [ "$own" -gt 0 ] 2>/dev/null && [ "$other" = 0 ]
+	then pass "$1 (the user's hello: $own bytes; another's: none)"
+	else fail "$1" "status $status, the user's hello '$own', another user's '$other'"; show; fi
 }
 
 for t in $TARGETS; do
@@ -247,5 +281,6 @@ for t in $TARGETS; do
 	check_launch_watched "daemon-watches-launch-$t" "$dyn"
 	check_open_dir_refused "daemon-open-dir-refused-$t" "$dyn"
 	check_machine_daemon "daemon-machine-socket-activated-$t" "$dyn"
+	check_name_serves_user_only "daemon-name-serves-user-only-$t" "$dyn"
 done
 exit $failed
