@@ -107,10 +107,13 @@ launcher/ppctime-timekeeperd: launcher/ppctime-timekeeperd.o launcher/timekeeper
 launcher/ppctime-binfmt: launcher/ppctime-run
 	$(Q)ln -sf ppctime-run $@
 
-launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket: launcher/%: \
-		$(launcher_src)/%.in Makefile
+# systemd's units: the machine's daemon, and the entries registered again
+# after systemd-binfmt at boot, serving in chroots too.
+launcher_units = launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket \
+	launcher/ppctime-binfmt.service
+$(launcher_units): launcher/%: $(launcher_src)/%.in Makefile
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)$(SED) -e 's|@pkglibexecdir@|$(pkglibexecdir)|g' $< >$@
+	$(Q)$(SED) -e 's|@pkglibexecdir@|$(pkglibexecdir)|g' -e 's|@bindir@|$(bindir)|g' $< >$@
 
 # The preload that has QEMU load the loader in PROGRAM's place
 # (launch_protocol.h): a host shared object, private to ppctime-run (no
@@ -184,8 +187,7 @@ endif
 
 ALL += launcher/ppctime-run launcher/installable/ppctime-run launcher/ppctime-run.1 \
 	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so launcher/ppctime-timekeeperd \
-	launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket \
-	launcher/ppctime-binfmt launcher/ppctime-binfmt-static
+	$(launcher_units) launcher/ppctime-binfmt launcher/ppctime-binfmt-static
 INSTALL_BIN += launcher/installable/ppctime-run
 # QEMU runs only files with an execute bit.
 INSTALL_LIBEXEC += $(LAUNCHER_LOADERS)
@@ -207,7 +209,6 @@ ALL += $(launcher_binfmt_d)
 # units go where systemd looks for a package's (Debian 12's
 # /lib/systemd/system: debian/rules sets it).
 systemdsystemunitdir = $(prefix)/lib/systemd/system
-launcher_units = launcher/ppctime-timekeeperd.service launcher/ppctime-timekeeperd.socket
 install-launcher-system: installdirs all
 	$(INSTALL_PROGRAM) launcher/ppctime-timekeeperd launcher/ppctime-binfmt-static \
 		$(DESTDIR)$(pkglibexecdir)
@@ -237,8 +238,7 @@ CLEANFILES += launcher/ppctime-run launcher/ppctime-run.o $(VDSO_IMAGE_OBJS) \
 	launcher/timekeeperd_client.o launcher/keeper_watch.o launcher/binfmt.o launcher/ppctime-binfmt \
 	launcher/bundle.o launcher/userland_exec.o launcher/ppctime-binfmt-static \
 	tests/qemu-user-static tests/qemu-user-static.lock \
-	launcher/ppctime-timekeeperd.service tests/timekeeperd $(launcher_binfmt_d) \
-	launcher/ppctime-timekeeperd.socket \
+	$(launcher_units) tests/timekeeperd $(launcher_binfmt_d) \
 	launcher/installable \
 	$(LAUNCHER_LOADERS) launcher/ppctime-qemu-preload.so \
 	$(LAUNCHER_PROBES) $(foreach t,$(TARGETS),tests/guest/origin-$(t))

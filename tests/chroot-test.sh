@@ -13,7 +13,9 @@
 # the one data page of the daemon a launch outside started (its socket's
 # file is not in the tree: they find it by its abstract name); a program
 # gets the vDSO with no /proc in the tree; ppctime-run PROGRAM still works
-# outside; and the entries are removed.  A dynamic QEMU given as the
+# outside; and the entries are removed.  They are registered as at boot:
+# the binfmt.d file's first, then ppctime-binfmt.service's command.  A
+# dynamic QEMU given as the
 # static one, and the handler run by hand, are refused.  The static QEMUs
 # are Debian's qemu-user-static (tests/qemu-user-static.sh).
 # Variables named by target are read with eval:
@@ -132,8 +134,20 @@ if [ "$status" -eq 125 ] && grep -q 'binfmt-register makes' "$work/err"
 then pass "chroot-handler-by-hand: refused"
 else fail chroot-handler-by-hand "status $status"; show; fi
 
-if "$run" --binfmt-register --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
-then pass "chroot-register ($(grep -c '^ppctime-run: registered' "$work/err") entries)"
+# As at boot: systemd-binfmt registers the binfmt.d file (the dynamic
+# handler, flags OP), then ppctime-binfmt.service runs its command, whose
+# entries must take their place and serve in chroots.
+grep -v '^#' "$top_builddir/launcher/zz-ppctime.conf" | while read -r entry; do
+	printf '%s' "$entry" >"$misc/register"
+done
+# (The kernel lists the flags in its own order.)
+op=$(grep -lx 'flags: \(OP\|PO\)' "$misc"/ppctime-* 2>/dev/null | wc -l)
+if [ "$op" -eq "$(echo $TARGETS | wc -w)" ]; then pass "chroot-binfmt.d ($op entries, flags OP)"
+else fail chroot-binfmt.d "$op entries of the binfmt.d file registered with flags OP"; fi
+boot=$(sed -n 's/^ExecStart=[^ ]* //p' "$top_builddir/launcher/ppctime-binfmt.service")
+# shellcheck disable=SC2086
+if "$run" $boot --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
+then pass "chroot-register (after the binfmt.d file, as at boot: $(grep -c '^ppctime-run: registered' "$work/err") entries)"
 else fail chroot-register "status $?"; show; fi
 
 for t in $TARGETS; do

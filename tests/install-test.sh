@@ -37,6 +37,7 @@ installed_make install "$dest"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-binfmt-static"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.service"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.socket"
+	echo "${p#/}/lib/systemd/system/ppctime-binfmt.service"
 	echo "${p#/}/lib/binfmt.d/zz-ppctime.conf"
 	for t in $TARGETS; do
 		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
