@@ -177,18 +177,16 @@ static bool socket_activated(struct daemon *d)
  * abstract namespace; -1 with errno. */
 static int listen_on(const char *path, bool abstract, mode_t mode)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	size_t len = strlen(path);
+	struct sockaddr_un sun;
+	socklen_t len = tkd_socket_address(&sun, path, abstract);
 	int fd, saved;
 
-	if (len + abstract >= sizeof(sun.sun_path))
+	if (!len)
 		die("%s: name too long", path);
-	memcpy(sun.sun_path + abstract, path, len);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		die("socket: %s", strerror(errno));
-	if (bind(fd, (struct sockaddr *)&sun, offsetof(struct sockaddr_un, sun_path) +
-		 abstract + len) == 0 &&
+	if (bind(fd, (struct sockaddr *)&sun, len) == 0 &&
 	    (abstract || chmod(path, mode) == 0) && listen(fd, 128) == 0)
 		return fd;
 	saved = errno;
@@ -309,14 +307,11 @@ static void notify_open(const struct daemon *d)
 {
 	const char *path = getenv("NOTIFY_SOCKET"), *usec = getenv("WATCHDOG_USEC");
 
-	if (!path || (path[0] != '/' && path[0] != '@') ||
-	    strlen(path) >= sizeof(notify_addr.sun_path))
+	if (!path || (path[0] != '/' && path[0] != '@'))
 		return;
-	notify_addr.sun_family = AF_UNIX;
-	strcpy(notify_addr.sun_path, path);
-	if (path[0] == '@')
-		notify_addr.sun_path[0] = '\0';
-	notify_len = offsetof(struct sockaddr_un, sun_path) + strlen(path);
+	notify_len = tkd_socket_address(&notify_addr, path + (path[0] == '@'), path[0] == '@');
+	if (!notify_len)
+		return;
 	notify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	/* Pinged four times per period: a missed ping or two is no death. */
 	if (usec && strtoull(usec, NULL, 10))
@@ -370,9 +365,14 @@ static bool take_launches(const struct daemon *d, int ep, int listener, size_t *
 	int c;
 
 	while ((c = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
-		int pidfd = may_serve(d, listener, c) ? peer_pidfd(c) : -2;
+		int pidfd;
 
-		if (pidfd == -2 || epoll_add(ep, pidfd >= 0 ? pidfd : c) < 0) {
+		if (!may_serve(d, listener, c)) {
+			close(c);
+			continue;
+		}
+		pidfd = peer_pidfd(c);
+		if (epoll_add(ep, pidfd >= 0 ? pidfd : c) < 0) {
 			if (pidfd >= 0)
 				close(pidfd);
 			close(c);

@@ -114,6 +114,20 @@ int tkd_lock_within(int fd, int ms)
 	return 0;
 }
 
+socklen_t tkd_socket_address(struct sockaddr_un *sun, const char *path, bool abstract)
+{
+	size_t len = strlen(path);
+
+	if (len + abstract >= sizeof(sun->sun_path)) {
+		errno = ENAMETOOLONG;
+		return 0;
+	}
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	memcpy(sun->sun_path + abstract, path, len);
+	return offsetof(struct sockaddr_un, sun_path) + abstract + len;
+}
+
 /*
  * Connected to the socket at path, or with abstract to the one of the same
  * name in the abstract namespace; -1 with errno (ENOENT, ECONNREFUSED: no
@@ -121,20 +135,16 @@ int tkd_lock_within(int fd, int ms)
  */
 static int connect_to(const char *path, bool abstract)
 {
-	struct sockaddr_un sun = { .sun_family = AF_UNIX };
-	size_t len = strlen(path);
+	struct sockaddr_un sun;
+	socklen_t len = tkd_socket_address(&sun, path, abstract);
 	int fd, saved;
 
-	if (len + abstract >= sizeof(sun.sun_path)) {
-		errno = ENAMETOOLONG;
+	if (!len)
 		return -1;
-	}
-	memcpy(sun.sun_path + abstract, path, len);
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&sun,
-		    offsetof(struct sockaddr_un, sun_path) + abstract + len) == 0)
+	if (connect(fd, (struct sockaddr *)&sun, len) == 0)
 		return fd;
 	saved = errno;
 	close(fd);

@@ -11,7 +11,9 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/socket.h>
 #include <sys/types.h>
+#include <sys/un.h>
 
 #include "timekeeper.h"
 
@@ -44,6 +46,13 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
  * names it, if the name fits).
  */
 int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen);
+
+/*
+ * The address of the Unix socket at path, or with abstract of the one
+ * named path in the abstract namespace, into sun; its length, or 0 with
+ * errno ENAMETOOLONG.
+ */
+socklen_t tkd_socket_address(struct sockaddr_un *sun, const char *path, bool abstract);
 
 /*
  * An exclusive flock on fd, tried every 10 ms for up to ms: a daemon's

@@ -39,6 +39,27 @@ check_script() { # NAME FILE SHELL PROBE CMD...
 	fi
 }
 
+# The data pages' inodes in "$work"/err* (the probe's maps lines).
+data_pages() { sed -n 's|.* \([0-9][0-9]*\)  */memfd:ppctime-vdso-data-.*|\1|p' "$work"/err* | sort -u; }
+
+# CMD... vdso, 20 at once: each gets the vDSO, and all read one data page
+# (PAGE's inode, if given).
+check_many() { # NAME PAGE CMD...
+	name=$1 want=$2
+	shift 2
+	rm -f "$work"/err*
+	for i in $(seq 20); do
+		"$@" vdso >"$work/out.$i" 2>"$work/err.$i" &
+	done
+	wait
+	count=$(data_pages | wc -l) pages=$(data_pages | tr '\n' ' ')
+	with=$(grep -l '^sysinfo_ehdr=0x[1-9a-f]' "$work"/out.* | wc -l)
+	rm -f "$work"/out.* "$work"/err.*
+	if [ "$with" -eq 20 ] && [ "$count" -eq 1 ] && [ "${want:-${pages% }}" = "${pages% }" ]
+	then pass "$name (20 programs, one data page${want:+: the daemon's})"
+	else fail "$name" "$with of 20 with a vDSO, data pages '$pages'${want:+, the daemon's '$want'}"; fi
+}
+
 # ppctime-run PROGRAM still works while the entries are registered.
 check_old_form() { # NAME PROBE
 	check_vdso "$1" "$run" "$2"

@@ -11,10 +11,12 @@ set -eu
 cache=$1
 shift
 
-# Are all the static QEMUs in DIR?
-statics_in() {
+# Are all the static QEMUs (QEMU...) in DIR?
+statics_in() { # DIR QEMU...
+	in=$1
+	shift
 	for qemu in "$@"; do
-		[ -x "$dir/${qemu##*/}-static" ] || return 1
+		[ -x "$in/${qemu##*/}-static" ] || return 1
 	done
 }
 
@@ -22,7 +24,7 @@ statics_in() {
 exec 9>"$cache.lock"
 flock 9
 for dir in /usr/bin "$cache/usr/bin"; do
-	if statics_in "$@"; then
+	if statics_in "$dir" "$@"; then
 		echo "$dir"
 		exit 0
 	fi
