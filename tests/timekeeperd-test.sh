@@ -254,7 +254,7 @@ check_name_serves_user_only() { # NAME PROBE
 	launch "$d" "$2" vdso
 	hello='import socket, sys
 s = socket.socket(socket.AF_UNIX)
-s.settimeout(2)
+s.settimeout(10)
 s.connect("\0" + sys.argv[1])
 print(len(s.recv(4096)))'
 	own=$("$py" -c "$hello" "$d/timekeeperd.sock" 2>&1)
