@@ -27,11 +27,16 @@ int elf_program_read_header(struct elf_file *f, unsigned char header[ELF_HEADER_
 	return elf_file_parse_header(f, header, got > 0 ? (size_t)got : 0, err, errlen);
 }
 
-/* The path PT_INTERP segment seg names, into *interp. */
+/*
+ * The path PT_INTERP segment seg names, into *interp: as the kernel's
+ * exec reads it, a string of 2 bytes at least, so "" if it starts with a
+ * NUL, a name no file has (exec's open of it fails with ENOENT).
+ */
 static int read_interpreter(const struct elf_segment *seg, elf_read_fn *read_at, void *file,
 			    char **interp, char *err, size_t errlen)
 {
-	if (seg->filesz >= PATH_MAX || !(*interp = calloc(1, seg->filesz + 1)))
+	if (seg->filesz < 2 || seg->filesz >= PATH_MAX ||
+	    !(*interp = calloc(1, seg->filesz + 1)))
 		return fail(err, errlen, "bad program interpreter");
 	if (read_at(file, *interp, seg->filesz, seg->offset) != (ssize_t)seg->filesz) {
 		free(*interp);

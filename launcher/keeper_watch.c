@@ -70,3 +70,32 @@ int keeper_watch_look(struct keeper_watch *w, uint64_t updates, char *why, size_
 		 still, state);
 	return -1;
 }
+
+static void push_deadline(struct keeper_deadline *d, uint64_t now_ns)
+{
+	struct itimerspec when = { .it_value = { d->ns / 1000000000, d->ns % 1000000000 } };
+
+	d->pushed_ns = now_ns;
+	timer_settime(d->timer, 0, &when, NULL);
+}
+
+int keeper_deadline_start(struct keeper_deadline *d, unsigned update_hz)
+{
+	struct sigevent kill_me = { .sigev_notify = SIGEV_SIGNAL, .sigev_signo = SIGKILL };
+	long long ms = KEEPER_DEADLINE_MS;
+
+	if (ms < 6 * 1000 / update_hz)
+		ms = 6 * 1000 / update_hz;
+	d->ns = ms * 1000000ull;
+	if (timer_create(CLOCK_MONOTONIC, &kill_me, &d->timer) < 0)
+		return -1;
+	push_deadline(d, now_ms() * 1000000ull);
+	return 0;
+}
+
+void keeper_deadline_updated(struct keeper_deadline *d, uint64_t now_ns)
+{
+	/* A system call a push: one per half deadline, not per update. */
+	if (now_ns - d->pushed_ns >= d->ns / 2)
+		push_deadline(d, now_ns);
+}

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+#include <time.h>
 
 #define KEEPER_STALL_STOPPED_MS	20
 #define KEEPER_STALL_MS		200
@@ -37,5 +38,28 @@ void keeper_watch_start(struct keeper_watch *w, pid_t keeper, unsigned update_hz
  * has been killed and reaped, why says so, and -1.
  */
 int keeper_watch_look(struct keeper_watch *w, uint64_t updates, char *why, size_t len);
+
+/*
+ * The keeper's own backstop, for when its watchdog cannot act (both
+ * stopped, a frozen cgroup): a timer that sends the keeper SIGKILL, which
+ * the kernel delivers to a stopped or frozen process too, unless its
+ * updates keep pushing it back.  It fires KEEPER_DEADLINE_MS (or 6
+ * periods) after the last update at most, and half that at least: twice
+ * the watchdog's bound for a keeper that is not stopped, so it acts only
+ * where the watchdog could not.
+ */
+#define KEEPER_DEADLINE_MS	(2 * KEEPER_STALL_MS)
+
+struct keeper_deadline {
+	timer_t timer;
+	uint64_t ns, pushed_ns;		/* its length; CLOCK_MONOTONIC when set */
+};
+
+/* Arm it in the keeper, which updates update_hz times a second; 0 or -1. */
+int keeper_deadline_start(struct keeper_deadline *d, unsigned update_hz);
+
+/* Called at each update, made at now_ns (CLOCK_MONOTONIC): pushes the
+ * deadline back once half of it has passed. */
+void keeper_deadline_updated(struct keeper_deadline *d, uint64_t now_ns);
 
 #endif /* PPCTIME_KEEPER_WATCH_H */

@@ -213,6 +213,7 @@ static const char *error_text(long error)
 		{ EISDIR, "Is a directory" },
 		{ EINVAL, "Invalid argument" },
 		{ EMFILE, "Too many open files" },
+		{ ESPIPE, "Illegal seek" },
 		{ ENAMETOOLONG, "File name too long" },
 		{ ELOOP, "Too many levels of symbolic links" },
 	};
@@ -491,6 +492,10 @@ static void load_object(int fd, const char *path, unsigned long page,
 				LAUNCH_EXIT_CANNOT_EXECUTE);
 			if (obj->interp[ph->p_filesz - 1] != '\0')
 				fail(LAUNCH_EXIT_CANNOT_EXECUTE, "%s: PT_INTERP is not a string", path);
+			/* A name no file has: the kernel's open fails with ENOENT. */
+			if (!obj->interp[0])
+				fail(LAUNCH_EXIT_NOT_FOUND,
+				     "%s has an empty ELF interpreter (PT_INTERP)", path);
 		}
 		if (ph->p_type != PT_LOAD || ph->p_memsz == 0)
 			continue;
@@ -664,8 +669,10 @@ void loader_main(unsigned long *sp)
 	/* The kernel's order: program, interpreter, vDSO. */
 	load_object(args[LAUNCH_ARG_PROGRAM_FD], program_path, page, &program);
 	if (program.interp[0]) {
-		/* Through QEMU's -L prefix, as the kernel's open would be. */
-		long fd = sys_open(program.interp, O_RDONLY | O_CLOEXEC);
+		/* Through QEMU's -L prefix, as the kernel's open would be.  A
+		 * FIFO there fails the first read (ESPIPE) instead of hanging
+		 * the open; a regular file's reads ignore O_NONBLOCK. */
+		long fd = sys_open(program.interp, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 
 		if (failed(fd))
 			fail(fd == -ENOENT ? LAUNCH_EXIT_NOT_FOUND : LAUNCH_EXIT_CANNOT_EXECUTE,

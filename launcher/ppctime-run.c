@@ -11,15 +11,15 @@
  * keeps them current, and start QEMU as for PROGRAM itself but loading
  * the guest loader (ppctime-loader-TARGET) in its place
  * (launch_protocol.h), which maps the pages and the image in the guest and
- * enters PROGRAM.  With the daemon, which watches this process (its
- * watchdog watches the keeper), this process becomes QEMU, as under plain
- * QEMU: one process, its pid, signals and status the program's.  With a
- * timekeeper of its own (or a daemon that cannot watch it), it watches
- * its children instead: a timekeeper that stalls is killed, and one that
- * dies, however, leaves the page in VDSO_CLOCKMODE_NONE (the kernel writes
- * it, timekeeper_clear_mode_at_exit()) so readers use the system call;
- * when the program ends, it ends the same way.  Only the timekeeper maps
- * the data pages writable, and neither process can be read or written
+ * enters PROGRAM.  This process becomes QEMU, as under plain QEMU: one
+ * process, its pid, signals, status and core dump the program's.  The
+ * daemon watches it.  With a timekeeper of its own (or a daemon that
+ * cannot watch it), a detached watchdog starts the keeper, kills it if it
+ * stalls, and once this process has ended; however the keeper dies, it
+ * leaves the page in VDSO_CLOCKMODE_NONE (the kernel writes it,
+ * timekeeper_clear_mode_at_exit()), so readers, those that outlive the
+ * program too, use the system call.  Only the keeper maps the data pages
+ * writable, and neither it nor the watchdog can be read or written
  * through /proc/PID/mem by others (not dumpable).
  *
  * Linked statically and made into a bundle with Debian's static QEMU
@@ -47,7 +47,6 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -104,8 +103,9 @@ static const char usage_text[] =
 	"  --vdso=IMAGE       map IMAGE, any vDSO built for the Linux 6.1 data page\n"
 	"                     ABI (default: ppctime's own for the program's target)\n"
 	"  --page-size=BYTES  the kernel page size IMAGE must have been built for (its\n"
-	"                     data page is 2 pages below it); the image is refused\n"
-	"                     if its code says otherwise (default: what it says)\n"
+	"                     data page is 2 pages below it), a power of two from 4096\n"
+	"                     to 1048576 in decimal; the image is refused if its code\n"
+	"                     says otherwise (default: what it says)\n"
 	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
 	"  -0, --argv0=NAME   PROGRAM's argv[0] is NAME (QEMU's -0; QEMU_ARGV0 works too)\n"
 	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
@@ -114,7 +114,8 @@ static const char usage_text[] =
 	"                     (ppc32 glibc reads dates past 2038 with the system\n"
 	"                     call, which gives the host's time.)\n"
 	"  --tz=MINUTES[,DST] the timezone gettimeofday reports: minutes west of\n"
-	"                     Greenwich and the DST flag (default: the host's)\n"
+	"                     Greenwich, -900 to 900, and the DST flag, any int\n"
+	"                     (default: the host's)\n"
 	"  --update-hz=N      timekeeper updates per second (default %d, at most %d)\n"
 	"  --timekeeper=MODE  auto (default): mirror the host kernel's timekeeping\n"
 	"                     where it can, else steer its own; mirror; or steer\n"
@@ -143,7 +144,8 @@ static const char usage_text[] =
 	"       loader or QEMU, the data pages or the timekeeper not started\n"
 	"  126  PROGRAM cannot be run: not a regular file, not executable, not a\n"
 	"       powerpc ELF program\n"
-	"  127  PROGRAM (or its ELF interpreter) not found\n"
+	"  127  PROGRAM (or its ELF interpreter) not found, or its ELF interpreter\n"
+	"       empty\n"
 	"\n"
 	"Report bugs to <" PACKAGE_BUGREPORT ">.\n";
 
@@ -176,6 +178,18 @@ static void __attribute__((noreturn)) usage_error(const char *what)
 	exit(LAUNCH_EXIT_ERROR);
 }
 
+/* strerror(errno), in plain words where a descriptor could not be had. */
+static const char *fd_error(void)
+{
+	return errno == EMFILE || errno == ENFILE ? "too few free file descriptors" :
+	       strerror(errno);
+}
+
+/* RLIMIT_NOFILE as the caller set it, QEMU's (enter_qemu()).  Ours is the
+ * hard limit (main()): a caller who leaves as few descriptors free as plain
+ * QEMU needs must not see a launch fail for want of ours. */
+static struct rlimit qemu_nofile;
+
 /* What ppctime-run needs to know about PROGRAM before starting it. */
 struct program_info {
 	const struct target *target;
@@ -183,16 +197,34 @@ struct program_info {
 	int fd;				/* open, close-on-exec */
 };
 
-/* What the kernel's exec asks of a file, which QEMU does not ask as a user. */
-static void check_executable(int fd, const char *path)
+/*
+ * Opens path, a file the user named, to read it: the descriptor, or -1
+ * with open's errno.  Anything but a regular file is refused with status
+ * before it is waited for (a FIFO), read (a device) or made our terminal.
+ */
+static int open_regular(const char *path, int status)
 {
 	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &st) < 0)
+		refuse_with(status, "cannot stat %s: %s", path, strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		refuse_with(status, "%s: not a regular file", path);
+	/* Its readers, QEMU's loader among them, see an ordinary file. */
+	if (fcntl(fd, F_SETFL, 0) < 0)
+		refuse_with(status, "fcntl: %s", strerror(errno));
+	return fd;
+}
+
+/* What the kernel's exec asks of a regular file, which QEMU does not ask
+ * as a user. */
+static void check_executable(int fd, const char *path)
+{
 	char self[64];
 
-	if (fstat(fd, &st) < 0)
-		refuse_program("cannot stat %s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		refuse_program("%s: not a regular file", path);
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	if (faccessat(AT_FDCWD, self, X_OK, AT_EACCESS) < 0)
 		refuse_program("%s: %s", path, strerror(errno));
@@ -211,7 +243,7 @@ static void read_program_header(const char *path, int fd, struct program_info *i
 		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
 			refuse("fcntl: %s", strerror(errno));
 	} else {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
+		fd = open_regular(path, LAUNCH_EXIT_CANNOT_EXECUTE);
 		/* As env: only a missing file is "not found". */
 		if (fd < 0)
 			refuse_with(errno == ENOENT ? LAUNCH_EXIT_NOT_FOUND :
@@ -233,6 +265,10 @@ static void read_program_header(const char *path, int fd, struct program_info *i
 
 	if (elf_program_interpreter(&elf, elf_read_fd, &fd, &interp, bad, sizeof(bad)) < 0)
 		refuse_program("%s: %s", path, bad);
+	/* The kernel's exec cannot open it either: ENOENT. */
+	if (interp && !interp[0])
+		refuse_with(LAUNCH_EXIT_NOT_FOUND, "%s has an empty ELF interpreter (PT_INTERP)",
+			    path);
 	info->dynamic = interp != NULL;
 	free(interp);
 	info->fd = fd;
@@ -306,8 +342,11 @@ static char *host_interpreter(const char *path)
 	unsigned char eh[ELF_HEADER_MAX];
 	struct elf_file elf;
 	char *interp = NULL;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	int fd = open_regular(path, LAUNCH_EXIT_ERROR);
 
+	/* Not the file's fault: QEMU would be refused as static. */
+	if (fd < 0 && (errno == EMFILE || errno == ENFILE))
+		refuse("cannot read %s: %s", path, fd_error());
 	if (fd < 0)
 		return NULL;
 	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) == 0)
@@ -339,27 +378,46 @@ static char *qemu_dynamic_linker(const char *qemu)
 	return ours;
 }
 
-/* The memfd the preload takes LOADER_FD and the loader's arguments from
- * (launch_protocol.h), so that none of them is in QEMU's environment. */
-static int launch_memfd(int loader_fd, const char *launch)
+/* fd (what, just opened), moved for QEMU to inherit (no close-on-exec) to
+ * the caller's soft limit or above, where the hard limit leaves room, so the
+ * program has free every descriptor it would have under plain QEMU; else
+ * above stdio (never 0, to QEMU's AT_EXECFD none, even with stdin closed). */
+static int for_qemu(int fd, const char *what)
+{
+	rlim_t limit = qemu_nofile.rlim_cur;
+	int moved = -1;
+
+	if (fd >= 0 && limit > STDERR_FILENO && limit < qemu_nofile.rlim_max)
+		moved = fcntl(fd, F_DUPFD, (int)limit);
+	if (fd >= 0 && moved < 0)
+		moved = fcntl(fd, F_DUPFD, STDERR_FILENO + 1);
+	if (moved < 0)
+		refuse("cannot open %s: %s", what, fd_error());
+	close(fd);
+	return moved;
+}
+
+/* The memfd, found by its name, the preload takes LOADER_FD and the loader's
+ * arguments from (launch_protocol.h): none of them is in QEMU's environment. */
+static void launch_memfd(int loader_fd, const char *launch)
 {
 	int fd = memfd_create(LAUNCH_MEMFD, 0);
 
 	if (fd < 0 || dprintf(fd, "%d %s", loader_fd, launch) < 0)
-		refuse("cannot write the launch memfd: %s", strerror(errno));
-	return fd;
+		refuse("cannot write the launch memfd: %s", fd_error());
+	for_qemu(fd, "the launch memfd");
 }
 
-/* A sealed memfd holding len bytes: the guest maps exactly the bytes that
- * were checked, whatever happens to their file meanwhile. */
+/* A sealed memfd holding len bytes, for QEMU: the guest maps exactly the
+ * bytes that were checked, whatever happens to their file meanwhile. */
 static int sealed_memfd(const char *name, const void *bytes, size_t len)
 {
 	int fd = memfd_create(name, MFD_ALLOW_SEALING);
 
 	if (fd < 0 || write(fd, bytes, len) != (ssize_t)len ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0)
-		refuse("cannot copy %s into a memfd: %s", name, strerror(errno));
-	return fd;
+		refuse("cannot copy %s into a memfd: %s", name, fd_error());
+	return for_qemu(fd, name);
 }
 
 /*
@@ -372,13 +430,13 @@ static unsigned long check_image(const char *path, const struct target *t,
 	unsigned char ident[EI_NIDENT];
 	char err[512];
 	uint64_t entry, built_for;
-	FILE *f;
+	int fd;
 
 	if (vdso_image_load(img, path, err, sizeof(err)) < 0) {
 		/* Say so if class or byte order is wrong: every later field
 		 * is then misread, and err would be about one of those. */
-		f = fopen(path, "r");
-		if (f && fread(ident, 1, sizeof(ident), f) == sizeof(ident) &&
+		fd = open_regular(path, LAUNCH_EXIT_ERROR);
+		if (fd >= 0 && pread(fd, ident, sizeof(ident), 0) == sizeof(ident) &&
 		    !memcmp(ident, ELFMAG, SELFMAG)) {
 			if (ident[EI_CLASS] != (t->elf_class == 64 ? ELFCLASS64 : ELFCLASS32))
 				refuse("refusing vDSO image %s: wrong ELF class (EI_CLASS %u): "
@@ -420,7 +478,7 @@ static void *create_data_pages(unsigned long page_size, int *fd_out)
 	void *pages;
 
 	if (fd < 0 || ftruncate(fd, len) < 0)
-		refuse("cannot create the vDSO data pages: %s", strerror(errno));
+		refuse("cannot create the vDSO data pages: %s", fd_error());
 	pages = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (pages == MAP_FAILED)
 		refuse("cannot map the vDSO data pages: %s", strerror(errno));
@@ -436,10 +494,10 @@ static time_t parse_when(const char *when)
 	static const char *const formats[] = {
 		"%Y", "%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
 	};
-	char *end;
+	char *end, why[128];
 
 	long long secs = -1;
-	bool parsed = false;
+	bool parsed = false, exists = true;
 
 	if (when[0] == '@') {
 		errno = 0;
@@ -447,20 +505,28 @@ static time_t parse_when(const char *when)
 		parsed = end != when + 1 && !*end && !errno;
 	}
 	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && !parsed; i++) {
-		struct tm tm = { .tm_mday = 1 };	/* "%Y": January 1st */
+		struct tm tm = { .tm_mday = 1 }, asked;	/* "%Y": January 1st */
 		const char *rest = strptime(when, formats[i], &tm);
 
 		if (rest && !*rest) {
+			asked = tm;
+			/* timegm() normalizes tm as mktime() does: a day that
+			 * does not exist, February 30th, comes back another. */
 			secs = timegm(&tm);
+			exists = tm.tm_year == asked.tm_year && tm.tm_mon == asked.tm_mon &&
+				 tm.tm_mday == asked.tm_mday && tm.tm_hour == asked.tm_hour &&
+				 tm.tm_min == asked.tm_min && tm.tm_sec == asked.tm_sec;
 			parsed = true;
 		}
 	}
 	if (!parsed)
 		usage_error("--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' "
 			    "or @SECONDS");
+	if (!exists) {
+		snprintf(why, sizeof(why), "--realtime=%.64s: no such date or time", when);
+		usage_error(why);
+	}
 	if (secs < 0 || secs >= TIMEKEEPER_REALTIME_MAX_SEC) {
-		char why[128];
-
 		snprintf(why, sizeof(why), "--realtime takes a time from 1970 to @%lld "
 			 "(in 2232), what Linux lets a clock be set to",
 			 TIMEKEEPER_REALTIME_MAX_SEC - 1);
@@ -480,25 +546,45 @@ static struct timespec realtime_offset(time_t when)
 	return offset;
 }
 
+/*
+ * What settimeofday(2) takes, and the timekeeper: minutes west within 15
+ * hours, and any int as the DST flag, which Linux keeps unchecked.
+ */
 static void parse_tz(const char *arg, struct timezone *tz)
 {
 	char *end;
-	long west = strtol(arg, &end, 10), dst = 0;
+	long west, dst = 0;
 
-	if (end != arg && *end == ',')
-		dst = strtol(end + 1, &end, 10);
-	if (end == arg || *end || west < -24 * 60 || west > 24 * 60)
-		usage_error("--tz takes MINUTES_WEST[,DST], minutes within a day");
+	errno = 0;
+	west = strtol(arg, &end, 10);
+	if (end != arg && *end == ',') {
+		arg = end + 1;
+		dst = strtol(arg, &end, 10);
+	}
+	if (end == arg || *end || errno || west < -TIMEKEEPER_MAX_TZ_MINUTES || west > TIMEKEEPER_MAX_TZ_MINUTES ||
+	    dst < INT_MIN || dst > INT_MAX)
+		usage_error("--tz takes MINUTES_WEST[,DST]: minutes from -"
+			    PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES) " to " PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES)
+			    " and a flag that fits an int, as settimeofday(2) does");
 	tz->tz_minuteswest = west;
 	tz->tz_dsttime = dst;
 }
 
-static unsigned parse_update_hz(const char *arg)
+/* arg in decimal digits alone (no sign, blank or base prefix) into *value. */
+static bool parse_decimal(const char *arg, unsigned long *value)
 {
 	char *end;
-	unsigned long hz = strtoul(arg, &end, 10);
 
-	if (end == arg || *end || hz < 1 || hz > TIMEKEEPER_MAX_HZ)
+	errno = 0;
+	*value = strtoul(arg, &end, 10);
+	return *arg >= '0' && *arg <= '9' && !*end && !errno;
+}
+
+static unsigned parse_update_hz(const char *arg)
+{
+	unsigned long hz;
+
+	if (!parse_decimal(arg, &hz) || hz < 1 || hz > TIMEKEEPER_MAX_HZ)
 		usage_error("--update-hz takes a rate from 1 to "
 			    PPCTIME_STRING(TIMEKEEPER_MAX_HZ));
 	return hz;
@@ -515,49 +601,40 @@ static enum timekeeper_mode parse_timekeeper_mode(const char *arg)
 
 static unsigned long parse_page_size(const char *arg)
 {
-	char *end;
-	unsigned long size = strtoul(arg, &end, 0);
+	unsigned long size;
 
-	if (end == arg || *end || size < 4096 || size > (1ul << 20) || (size & (size - 1)))
-		usage_error("--page-size takes a power of two from 4096 to 1048576");
+	if (!parse_decimal(arg, &size) || size < 4096 || size > (1ul << 20) ||
+	    (size & (size - 1)))
+		usage_error("--page-size takes 4096, 8192, 16384, 32768, 65536, 131072, "
+			    "262144, 524288 or 1048576 (bytes, in decimal)");
 	return size;
 }
 
 /*
- * Returns once the timekeeper's death would clear the page: a program
- * started before could outlive a keeper killed early and read stale data.
+ * In the watchdog, its child the keeper, gone with it if it is killed.
+ * Returns once its death would clear the page: a program started before
+ * could outlive a keeper killed early and read stale data.
  */
 static pid_t start_timekeeper(struct timekeeper *tk)
 {
 	pid_t watchdog = getpid(), pid;
-	int ready[2], null;
+	int ready[2];
 	char byte;
 
 	if (pipe2(ready, O_CLOEXEC) < 0 || (pid = fork()) < 0)
-		refuse("cannot start the timekeeper: %s", strerror(errno));
+		refuse("cannot start the timekeeper: %s", fd_error());
 	if (pid) {
 		close(ready[1]);
-		if (read(ready[0], &byte, 1) != 1) {
-			waitpid(pid, NULL, 0);
-			refuse("the timekeeper did not start");
-		}
+		/* It said why; the launch says it did not start. */
+		if (read(ready[0], &byte, 1) != 1)
+			_exit(LAUNCH_EXIT_ERROR);
 		close(ready[0]);
 		return pid;
 	}
-	/* Out of the terminal's process group (^C and ^Z are for the
-	 * program), but gone with us if we are killed. */
-	setpgid(0, 0);
 	prctl(PR_SET_NAME, "ppctime-tk");
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != watchdog)
 		_exit(0);
-	/* Hold none of the program's files open: whoever waits for EOF on
-	 * our stdout must not wait for the timekeeper too. */
-	null = open("/dev/null", O_RDWR);
-	if (null >= 0) {
-		dup2(null, STDIN_FILENO);
-		dup2(null, STDOUT_FILENO);
-	}
 	if (timekeeper_clear_mode_at_exit(tk) == 0 && write(ready[1], "", 1) == 1) {
 		close_range(3, ~0u, 0);
 		timekeeper_run(tk);
@@ -579,12 +656,12 @@ struct qemu_launch {
 	int loader_fd, image_fd;
 	unsigned long page_size;
 	char *launch;			/* LAUNCH_ENV's value */
-	int launch_fd;			/* the preload's memfd, or -1 */
 };
 
 /* Start QEMU as q says, in this process; returns only if that failed. */
 static void enter_qemu(const struct qemu_launch *q)
 {
+	setrlimit(RLIMIT_NOFILE, &qemu_nofile);
 	if (!q->bundled) {
 		execv(q->argv[0], q->argv);
 		return;
@@ -592,51 +669,6 @@ static void enter_qemu(const struct qemu_launch *q)
 	/* What the preload does for a dynamic QEMU. */
 	if (setenv(LAUNCH_ENV, q->launch, 1) == 0)
 		userland_exec(q->bundled, q->argv, environ, q->loader_fd, q->program);
-}
-
-/* The dispositions ppctime-run changed for itself, the program's own. */
-struct program_signals {
-	sigset_t mask;
-	struct sigaction pipe;
-};
-
-static pid_t start_program(const struct qemu_launch *q, const struct program_signals *sigs)
-{
-	pid_t watchdog = getpid(), pid = fork();
-
-	if (pid < 0)
-		refuse("cannot start %s: %s", q->argv[0], strerror(errno));
-	if (pid)
-		return pid;
-	/* Without us no one would keep its clocks current: it goes too. */
-	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	if (getppid() != watchdog)
-		_exit(LAUNCH_EXIT_ERROR);
-	sigaction(SIGPIPE, &sigs->pipe, NULL);
-	sigprocmask(SIG_SETMASK, &sigs->mask, NULL);
-	enter_qemu(q);
-	fprintf(stderr, "ppctime-run: cannot run %s: %s\n", q->argv[0], strerror(errno));
-	_exit(LAUNCH_EXIT_ERROR);
-}
-
-/* End the way the program ended: same status, or death by the same
- * signal (without a core dump: QEMU already said what happened). */
-static void __attribute__((noreturn)) exit_like(int status)
-{
-	if (WIFSIGNALED(status)) {
-		int sig = WTERMSIG(status);
-		struct rlimit no_core = { 0, 0 };
-		sigset_t only;
-
-		setrlimit(RLIMIT_CORE, &no_core);
-		signal(sig, SIG_DFL);
-		sigemptyset(&only);
-		sigaddset(&only, sig);
-		sigprocmask(SIG_UNBLOCK, &only, NULL);
-		raise(sig);
-		exit(128 + sig);
-	}
-	exit(WEXITSTATUS(status));
 }
 
 static int pidfd_of(pid_t pid)
@@ -648,11 +680,16 @@ static int pidfd_of(pid_t pid)
 	return fd;
 }
 
+/* What a launch's watchdog watches (run_watchdog()). */
 struct watch {
-	pid_t program, keeper;		/* keeper 0 once it is gone */
-	int program_fd, keeper_fd, signal_fd;
+	int launch_fd;			/* the launch's pidfd, QEMU's once it runs */
+	pid_t keeper;			/* the launch's own; 0: none, or gone */
+	int keeper_fd;
 	int daemon_fd;			/* the shared keeper's socket, or -1 */
-	const struct timekeeper *tk;	/* shared with the keeper */
+	struct timekeeper *tk;		/* shared with the keeper, or NULL */
+	void *pages;			/* the keeper's to write */
+	size_t pages_len;
+	unsigned update_hz;
 	struct keeper_watch stall;
 };
 
@@ -690,41 +727,108 @@ static void reap_keeper(struct watch *w)
 	keeper_gone(w, why);
 }
 
-/* Until the program ends: pass on the signals meant for it, and keep an
- * eye on the timekeeper.  Returns the program's wait status. */
-static int watch_program(struct watch *w)
+/* Until the launch's process ends, or nothing is left to watch. */
+static void watch_launch(struct watch *w)
 {
-	for (;;) {
-		struct pollfd fds[4] = {
-			{ .fd = w->program_fd, .events = POLLIN },
-			{ .fd = w->signal_fd, .events = POLLIN },
+	while (w->keeper || w->daemon_fd >= 0) {
+		struct pollfd fds[3] = {
+			{ .fd = w->launch_fd, .events = POLLIN },
 			{ .fd = w->keeper_fd, .events = POLLIN },
 			{ .fd = w->daemon_fd, .events = POLLIN },
 		};
-		struct signalfd_siginfo si;
-		int status;
 
 		/* The shared keeper has a watchdog of its own: no need to look. */
-		if (poll(fds, 4, w->keeper ? WATCH_POLL_MS : -1) < 0 && errno != EINTR)
-			refuse("poll: %s", strerror(errno));
-		/* Not the kernel's (SI_KERNEL: the terminal's ^C and ^\ and
-		 * hang-up), which went to our process group, the program too. */
-		if (fds[1].revents & POLLIN &&
-		    read(w->signal_fd, &si, sizeof(si)) == sizeof(si) && si.ssi_code <= 0)
-			kill(w->program, si.ssi_signo);
-		if (w->keeper && fds[2].revents & POLLIN)
+		if ((poll(fds, 3, w->keeper ? WATCH_POLL_MS : -1) < 0 && errno != EINTR) ||
+		    fds[0].revents)
+			return;
+		if (w->keeper && fds[1].revents & POLLIN)
 			reap_keeper(w);
 		else if (w->keeper)
 			check_keeper(w);
-		if (fds[3].revents) {
+		if (fds[2].revents) {
 			fprintf(stderr, "ppctime-run: timekeeper daemon gone: clocks now served by "
 				"the system call\n");
 			close(w->daemon_fd);
 			w->daemon_fd = -1;
 		}
-		if (fds[0].revents & POLLIN && waitpid(w->program, &status, 0) == w->program)
-			return status;
 	}
+}
+
+/* Every descriptor above stderr closed but the n in keep. */
+static void close_all_but(const int *keep, int n)
+{
+	unsigned from = STDERR_FILENO + 1, next;
+
+	do {
+		next = ~0u;
+		for (int i = 0; i < n; i++)
+			if (keep[i] >= (int)from && (unsigned)keep[i] < next)
+				next = keep[i];
+		close_range(from, next - 1, 0);
+		from = next + 1;
+	} while (next != ~0u);
+}
+
+/*
+ * The watchdog: starts the launch's own keeper, if any, says the launch
+ * may go on (ready_fd), and watches until the launch's process ends; then
+ * the keeper goes too, its death leaving the pages in mode NONE for what
+ * the program left running (a daemon).
+ */
+static void __attribute__((noreturn)) run_watchdog(struct watch *w, int ready_fd)
+{
+	int null = open("/dev/null", O_RDWR);
+
+	/* Hold none of the program's files but stderr, for our one line:
+	 * whoever waits for EOF on its stdout must not wait for us too. */
+	dup2(null, STDIN_FILENO);
+	dup2(null, STDOUT_FILENO);
+	close_all_but((const int[]){ w->launch_fd, w->daemon_fd, ready_fd }, 3);
+	/* A closed stderr must not end us, and with us the keeper. */
+	signal(SIGPIPE, SIG_IGN);
+	if (w->tk) {
+		w->keeper = start_timekeeper(w->tk);
+		/* From here the keeper is the pages' one writer. */
+		munmap(w->pages, w->pages_len);
+		w->keeper_fd = pidfd_of(w->keeper);
+		keeper_watch_start(&w->stall, w->keeper, w->update_hz, WATCH_POLL_MS,
+				   w->tk->updates);
+	}
+	if (write(ready_fd, "", 1) == 1)
+		watch_launch(w);
+	if (w->keeper) {
+		kill(w->keeper, SIGKILL);
+		waitpid(w->keeper, NULL, 0);
+	}
+	_exit(0);
+}
+
+/*
+ * Leave w's watchdog behind this process, which is to become QEMU: a
+ * grandchild in a session of its own, out of reach of the signals meant
+ * for the program, and no child of QEMU's (which passes SIGCHLD on to the
+ * guest).  Returns once it holds the daemon's socket or its keeper is armed.
+ */
+static void detach_watchdog(struct watch *w)
+{
+	int ready[2];
+	pid_t child;
+	char byte;
+
+	/* Opened before the exec, which keeps the pid: QEMU's once it runs. */
+	w->launch_fd = pidfd_of(getpid());
+	if (pipe2(ready, O_CLOEXEC) < 0 || (child = fork()) < 0)
+		refuse("cannot start the watchdog: %s", fd_error());
+	if (!child) {
+		setsid();
+		if (fork() == 0)
+			run_watchdog(w, ready[1]);
+		_exit(0);
+	}
+	close(ready[1]);	/* our other ends close at the exec */
+	waitpid(child, NULL, 0);
+	if (read(ready[0], &byte, 1) != 1)
+		refuse("the %s did not start", w->tk ? "timekeeper" : "watchdog");
 }
 
 /* What the command line asks for. */
@@ -856,18 +960,6 @@ static int attach_daemon(const struct target *t, unsigned long page_size,
 	return r;
 }
 
-/* A descriptor for QEMU's AT_EXECFD: never 0, which to QEMU means none,
- * even with stdin closed. */
-static int above_stdio(int fd, const char *what)
-{
-	int moved = fd < 0 ? -1 : fcntl(fd, F_DUPFD, 3);
-
-	if (moved < 0)
-		refuse("cannot open %s: %s", what, strerror(errno));
-	close(fd);
-	return moved;
-}
-
 /* QEMU behind the host's dynamic linker, loader and image from files. */
 static void prepare_preload(struct qemu_launch *q, const struct program_info *program,
 			    const struct request *req, char **qemu_argv, int n)
@@ -897,7 +989,7 @@ static void prepare_preload(struct qemu_launch *q, const struct program_info *pr
 	memcpy(q->argv + 3, qemu_argv, n * sizeof(char *));
 	memcpy(q->argv + 3 + n, req->program_argv, req->program_argc * sizeof(char *));
 	/* QEMU loads the loader from this descriptor (AT_EXECFD), not PROGRAM. */
-	q->loader_fd = above_stdio(open(loader, O_RDONLY | O_CLOEXEC), loader);
+	q->loader_fd = for_qemu(open(loader, O_RDONLY | O_CLOEXEC), loader);
 	q->image_name = image_path;
 	q->loader_name = loader;
 }
@@ -917,46 +1009,35 @@ static void prepare_bundled(struct qemu_launch *q, const struct request *req,
 	q->bundled = b->qemu;
 	q->page_size = b->page_size;
 	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
-	q->loader_fd = above_stdio(sealed_memfd("ppctime-loader", b->loader, b->loader_size),
-				   "the loader");
+	q->loader_fd = sealed_memfd("ppctime-loader", b->loader, b->loader_size);
 }
 
 /*
- * Everything but plain QEMU: check the image, create the data pages,
- * start the timekeeper and QEMU on the loader, watch them, and end as the
- * program ended.  qemu_argv[0..n) is QEMU and the options plain QEMU
- * would be run with.
+ * Everything but plain QEMU: check the image, take the data pages from
+ * the daemon or create them, leave a watchdog behind where the keeper is
+ * ours or the daemon cannot watch this process, and become QEMU on the
+ * loader.  qemu_argv[0..n) is QEMU and the options plain QEMU would be
+ * run with.
  */
 static void __attribute__((noreturn))
 run_with_vdso(const struct program_info *program, struct request *req,
 	      char **qemu_argv, int n)
 {
 	const struct target *t = program->target;
-	struct qemu_launch q = { .program = req->program_argv[0], .launch_fd = -1 };
-	struct timekeeper *tk;
+	struct qemu_launch q = { .program = req->program_argv[0] };
 	struct tkd_attach daemon;
-	struct watch w = { 0 };
-	struct program_signals program_signals;
-	void *pages;
+	struct watch w = { .keeper_fd = -1, .daemon_fd = -1 };
 	char err[512];
-	int data_fd, status;
-	sigset_t forwarded;
-	struct sigaction ignore = { .sa_handler = SIG_IGN };
+	int data_fd, program_fd;
 
 	if (req->bundle)
 		prepare_bundled(&q, req, qemu_argv, n);
 	else
 		prepare_preload(&q, program, req, qemu_argv, n);
-	w.daemon_fd = -1;
 	if (!req->private_keeper &&
 	    attach_daemon(t, q.page_size, req, &daemon, err, sizeof(err)) == 0) {
 		data_fd = daemon.data_fd;
-		/* QEMU's, for the loader to map. */
-		if (fcntl(data_fd, F_SETFD, 0) < 0)
-			refuse("fcntl: %s", strerror(errno));
 		w.daemon_fd = daemon.sock;	/* -1: it watches our pid */
-		tk = NULL;
-		pages = NULL;
 		if (req->verbose)
 			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, shared "
 				"timekeeper %s: daemon %d at %s\n"
@@ -965,80 +1046,47 @@ run_with_vdso(const struct program_info *program, struct request *req,
 				daemon.started ? "started" : "found", (int)daemon.pid,
 				daemon.socket, daemon.describe);
 	} else {
-		pages = create_data_pages(q.page_size, &data_fd);
+		w.pages_len = VDSO_NR_PAGES * q.page_size;
+		w.pages = create_data_pages(q.page_size, &data_fd);
 		req->tk_options.page_size = q.page_size;
 		/* Shared, so the watchdog sees the keeper's update count move. */
-		tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
-			  -1, 0);
-		if (tk == MAP_FAILED)
+		w.tk = mmap(NULL, sizeof(*w.tk), PROT_READ | PROT_WRITE,
+			    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+		if (w.tk == MAP_FAILED)
 			refuse("cannot map the timekeeper's state: %s", strerror(errno));
-		if (timekeeper_init(tk, pages, &t->tk_target, &req->tk_options,
+		if (timekeeper_init(w.tk, w.pages, &t->tk_target, &req->tk_options,
 				    err, sizeof(err)) < 0)
 			refuse("cannot start the timekeeper: %s", err);
-		if (req->verbose && timekeeper_describe(tk, err, sizeof(err)) >= 0)
+		w.update_hz = req->tk_options.update_hz ? req->tk_options.update_hz :
+			      TIMEKEEPER_DEFAULT_HZ;
+		if (req->verbose && timekeeper_describe(w.tk, err, sizeof(err)) >= 0)
 			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, private "
 				"timekeeper mode: %s\n"
 				"ppctime-run: %s\n",
-				t->name, q.image_name, q.page_size, timekeeper_mode_name(tk), err);
+				t->name, q.image_name, q.page_size, timekeeper_mode_name(w.tk),
+				err);
 	}
 	if (req->verbose && !q.bundled)
 		fprintf(stderr, "ppctime-run: loader %s, preload %s (%s --preload)\n",
 			q.loader_name, q.argv[2], q.argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
-	if (fcntl(program->fd, F_SETFD, 0) < 0)
-		refuse("fcntl: %s", strerror(errno));
+	program_fd = for_qemu(program->fd, q.program);
+	data_fd = for_qemu(data_fd, "the vDSO data pages");
 	/* LAUNCH_ARGS in their order; the preload takes LOADER_FD first. */
 	if (asprintf(&q.launch, "%d,%lu,%d,%d", data_fd, q.page_size, q.image_fd,
-		     program->fd) < 0)
+		     program_fd) < 0)
 		refuse("out of memory");
 	if (!q.bundled)
-		q.launch_fd = launch_memfd(q.loader_fd, q.launch);
-	/* The daemon watches this process: become the program. */
-	if (!tk && w.daemon_fd < 0) {
-		enter_qemu(&q);
-		refuse("cannot run %s: %s", q.argv[0], strerror(errno));
+		launch_memfd(q.loader_fd, q.launch);
+	if (w.tk || w.daemon_fd >= 0)
+		detach_watchdog(&w);
+	/* The keeper's alone: the chroot handler's QEMU runs in this mapping. */
+	if (w.tk) {
+		munmap(w.pages, w.pages_len);
+		munmap(w.tk, sizeof(*w.tk));
 	}
-
-	/* ^C and ^\ reach the program through the terminal; these signals
-	 * sent to us by a process are passed on (watch_program).  A closed
-	 * stderr must not end us, and with us the program. */
-	sigaction(SIGPIPE, &ignore, &program_signals.pipe);
-	sigemptyset(&forwarded);
-	for (const int *sig = (const int[]){ SIGINT, SIGQUIT, SIGTERM, SIGHUP, SIGUSR1, SIGUSR2,
-					     SIGALRM, 0 };
-	     *sig; sig++)
-		sigaddset(&forwarded, *sig);
-	sigprocmask(SIG_BLOCK, &forwarded, &program_signals.mask);
-	w.signal_fd = signalfd(-1, &forwarded, SFD_CLOEXEC);
-	if (w.signal_fd < 0)
-		refuse("signalfd: %s", strerror(errno));
-
-	w.keeper_fd = -1;
-	if (tk) {
-		w.keeper = start_timekeeper(tk);
-		/* From here the timekeeper is the page's one writer. */
-		munmap(pages, VDSO_NR_PAGES * q.page_size);
-		w.tk = tk;
-		w.keeper_fd = pidfd_of(w.keeper);
-		keeper_watch_start(&w.stall, w.keeper, req->tk_options.update_hz ?
-				   req->tk_options.update_hz : TIMEKEEPER_DEFAULT_HZ,
-				   WATCH_POLL_MS, tk->updates);
-	}
-	w.program = start_program(&q, &program_signals);
-	w.program_fd = pidfd_of(w.program);
-	if (q.launch_fd >= 0)
-		close(q.launch_fd);
-	close(q.loader_fd);
-	close(data_fd);
-	close(q.image_fd);
-	close(program->fd);
-
-	status = watch_program(&w);
-	if (w.keeper) {
-		kill(w.keeper, SIGKILL);
-		waitpid(w.keeper, NULL, 0);
-	}
-	exit_like(status);
+	enter_qemu(&q);
+	refuse("cannot run %s: %s", q.argv[0], strerror(errno));
 }
 
 /*
@@ -1166,6 +1214,9 @@ int main(int argc, char **argv)
 	/* Others' /proc/PID/mem must not reach the data page through us or
 	 * the timekeeper (which inherits this); QEMU's exec resets it. */
 	prctl(PR_SET_DUMPABLE, 0);
+	if (getrlimit(RLIMIT_NOFILE, &qemu_nofile) < 0)
+		refuse("getrlimit: %s", strerror(errno));
+	setrlimit(RLIMIT_NOFILE, &(struct rlimit){ qemu_nofile.rlim_max, qemu_nofile.rlim_max });
 	if (bundle_self(&bundle) == 0) {
 		parse_binfmt_arguments(argc, argv, &req);
 		req.bundle = &bundle;
@@ -1211,6 +1262,7 @@ int main(int argc, char **argv)
 
 	/* Plain QEMU, exactly: same process, same status. */
 	memcpy(qemu_argv + n, req.program_argv, req.program_argc * sizeof(char *));
+	setrlimit(RLIMIT_NOFILE, &qemu_nofile);
 	execv(qemu_argv[0], qemu_argv);
 	refuse("cannot run %s: %s", qemu_argv[0], strerror(errno));
 }

@@ -15,7 +15,14 @@
  * the job ppctime-run's watchdog does for a launch's own keeper, and it
  * ends the daemon with it: the next
  * launch (or systemd) starts a new one with new pages, so no page ever
- * comes back to life under a reader that saw it die.
+ * comes back to life under a reader that saw it die.  Where the watchdog
+ * cannot act (both stopped, a frozen cgroup), the keeper's own deadline
+ * kills it (keeper_deadline_start()).
+ *
+ * Any local user may connect to the machine's daemon, so what it keeps
+ * for launches is bounded (timekeeperd_protocol.h): one entry per
+ * process, --max-launches-per-user of them per uid (MAX_PER_USER by
+ * default), and no more in all than its descriptors allow.
  *
  * Run by systemd for the machine (--system: the socket unit's listening
  * socket, or TKD_SYSTEM_DIR), or started by the first launch of a user
@@ -58,6 +65,8 @@
 
 #define WATCH_POLL_MS		50	/* a stop is seen at once (SIGCHLD) */
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
+#define MAX_PER_USER		1024	/* launches attached, by default */
+#define SPARE_FDS		64	/* kept from launches: pages, sockets, epoll */
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
@@ -73,6 +82,20 @@ static const struct { const char *name; struct timekeeper_target t; } targets[] 
  * abstract namespace, for launches in a chroot that does not show it. */
 enum { BY_PATH, BY_NAME, NR_LISTENERS };
 
+/* A launch attached: its process's pidfd, or (pid 0: a process we do not
+ * see) its connection. */
+struct launch {
+	pid_t pid;
+	uid_t uid;
+	int fd;
+};
+
+/* Every launch attached, at most max in all and max_per_user per uid. */
+struct launches {
+	struct launch *v;
+	size_t n, size, max, max_per_user;
+};
+
 struct daemon {
 	const char *dir;
 	char socket[PATH_MAX];
@@ -80,11 +103,14 @@ struct daemon {
 	bool own_socket;		/* bound here, not systemd's */
 	unsigned idle_s;		/* 0: live for ever */
 	int ready_fd, listeners[NR_LISTENERS];	/* -1: none */
+	int lock_fd;			/* the keeper's alone once it runs */
 	struct timekeeper_options options;
 	struct timekeeper tk[TKD_NR_TARGETS];
 	int fds[TKD_NR_FDS];		/* read-only, for launches */
 	struct tkd_status *status;	/* shared with the watchdog */
 	uint64_t period_ns;
+	struct launches launches;	/* the keeper's */
+	struct keeper_deadline deadline;	/* the keeper's */
 };
 
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
@@ -133,7 +159,11 @@ static int sealed_memfd(const char *name, size_t len, void **map)
 	return ro;
 }
 
-/* One daemon per directory: the lock is held as long as either process lives. */
+/*
+ * One daemon per directory: the lock is held as long as the keeper, which
+ * holds the listening sockets too, lives.  (Not the watchdog: a keeper
+ * killed while its watchdog is stopped frees the directory for the next.)
+ */
 static void take_lock(struct daemon *d)
 {
 	char path[PATH_MAX];
@@ -145,6 +175,7 @@ static void take_lock(struct daemon *d)
 		die("%s: %s", path, strerror(errno));
 	if (tkd_lock_within(fd, LOCK_WAIT_MS) < 0)
 		die("%s: another daemon holds it (%s)", path, strerror(errno));
+	d->lock_fd = fd;
 }
 
 /*
@@ -252,26 +283,27 @@ static void create_pages(struct daemon *d)
  * waiting for the hello, cannot have gone.  A peer in a PID namespace we
  * do not see has pid 0.
  */
-static int peer_pidfd(int sock)
+static int peer_pidfd(int sock, const struct ucred *peer)
 {
-	struct ucred peer;
 	socklen_t len = sizeof(int);
 	int fd;
 
 	if (getsockopt(sock, SOL_SOCKET, SO_PEERPIDFD, &fd, &len) == 0 && fd >= 0)
 		return fd;
-	len = sizeof(peer);
-	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0 || peer.pid <= 0)
+	if (peer->pid <= 0)
 		return -1;
-	return syscall(SYS_pidfd_open, peer.pid, 0);
+	return syscall(SYS_pidfd_open, peer->pid, 0);
 }
 
-static void send_hello(const struct daemon *d, int fd, bool pid_watched)
+/* The hello, with the descriptors unless flags says TKD_HELLO_REFUSED. */
+static void send_hello(const struct daemon *d, int fd, uint32_t flags)
 {
+	bool refused = flags & TKD_HELLO_REFUSED;
 	struct tkd_hello h = {
 		.magic = TKD_MAGIC, .version = TKD_VERSION, .pid = getpid(),
-		.nr_fds = TKD_NR_FDS, .page_bytes = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE,
-		.flags = pid_watched ? TKD_HELLO_PID_WATCHED : 0,
+		.nr_fds = refused ? 0 : TKD_NR_FDS,
+		.page_bytes = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE,
+		.flags = flags, .limit = d->launches.max_per_user,
 	};
 	union {
 		char buf[CMSG_SPACE(sizeof(d->fds))];
@@ -288,6 +320,8 @@ static void send_hello(const struct daemon *d, int fd, bool pid_watched)
 	c->cmsg_type = SCM_RIGHTS;
 	c->cmsg_len = CMSG_LEN(sizeof(d->fds));
 	memcpy(CMSG_DATA(c), d->fds, sizeof(d->fds));
+	if (refused)
+		msg.msg_control = NULL, msg.msg_controllen = 0;
 	/* A launch that cannot take it just keeps its own keeper. */
 	sendmsg(fd, &msg, MSG_NOSIGNAL | MSG_DONTWAIT);
 }
@@ -327,11 +361,14 @@ static void notify(const char *what)
 
 static void update_all(struct daemon *d)
 {
+	uint64_t now, n;
+
 	for (int i = 0; i < TKD_NR_TARGETS; i++)
 		timekeeper_update(&d->tk[i]);
-	__atomic_store_n(&d->status->last_update_ns, mono_ns(), __ATOMIC_RELEASE);
-	uint64_t n = __atomic_add_fetch(&d->status->updates, 1, __ATOMIC_RELEASE);
-
+	now = mono_ns();
+	__atomic_store_n(&d->status->last_update_ns, now, __ATOMIC_RELEASE);
+	n = __atomic_add_fetch(&d->status->updates, 1, __ATOMIC_RELEASE);
+	keeper_deadline_updated(&d->deadline, now);
 	if (watchdog_every && n % watchdog_every == 0)
 		notify("WATCHDOG=1");
 }
@@ -344,44 +381,106 @@ static int epoll_add(int ep, int fd)
 }
 
 /* The user's daemon serves its user alone, though anyone may connect to
- * its abstract name. */
-static bool may_serve(const struct daemon *d, int listener, int c)
+ * its abstract name; the overflow uid is no one's. */
+static bool may_serve(const struct daemon *d, int listener, const struct ucred *peer)
 {
-	struct ucred peer;
-	socklen_t len = sizeof(peer);
-
 	return d->system || listener != d->listeners[BY_NAME] ||
-	       (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &peer, &len) == 0 &&
-		peer.uid == getuid());
+	       (peer->uid == getuid() && peer->uid != tkd_overflow_uid());
+}
+
+/* The entry of a live process pid, or NULL; one whose process ended
+ * (its pidfd readable, not yet seen by epoll) goes now, so its pid can be
+ * someone else's. */
+static struct launch *attached_process(struct launches *l, pid_t pid, size_t *of_uid,
+				       uid_t uid)
+{
+	struct launch *found = NULL;
+
+	*of_uid = 0;
+	for (size_t i = 0; i < l->n; i++) {
+		struct launch *e = &l->v[i];
+
+		if (pid && e->pid == pid &&
+		    poll(&(struct pollfd){ e->fd, POLLIN, 0 }, 1, 0) == 0)
+			found = e;
+		*of_uid += e->uid == uid;
+	}
+	return found;
+}
+
+static bool attach(struct launches *l, int ep, pid_t pid, uid_t uid, int fd)
+{
+	if (l->n == l->size) {
+		size_t size = l->size ? 2 * l->size : 64;
+		struct launch *v = reallocarray(l->v, size, sizeof(*v));
+
+		if (!v)
+			return false;
+		l->v = v;
+		l->size = size;
+	}
+	if (epoll_add(ep, fd) < 0)
+		return false;
+	l->v[l->n++] = (struct launch){ pid, uid, fd };
+	return true;
+}
+
+/* fd, a launch's, ended (its process, or it hung up): closing it also
+ * takes it off epoll.  False if it is no launch's. */
+static bool detach(struct launches *l, int fd)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].fd == fd) {
+			close(fd);
+			l->v[i] = l->v[--l->n];
+			return true;
+		}
+	return false;
 }
 
 /*
  * Every launch waiting on listener gets its hello, and is counted until
- * it ends: its process, as a pidfd, or else its connection.  Returns false
- * if the rest of the backlog must wait (out of descriptors).
+ * it ends: its process, as a pidfd, or else its connection; once per
+ * process, however often it connects, and within the limits.  Returns
+ * false if the rest of the backlog must wait (out of descriptors).
  */
-static bool take_launches(const struct daemon *d, int ep, int listener, size_t *attached)
+static bool take_launches(struct daemon *d, int ep, int listener)
 {
+	struct launches *l = &d->launches;
 	int c;
 
 	while ((c = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+		struct ucred peer = { 0 };
+		socklen_t len = sizeof(peer);
+		size_t of_uid;
 		int pidfd;
 
-		if (!may_serve(d, listener, c)) {
+		if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0 ||
+		    !may_serve(d, listener, &peer)) {
 			close(c);
 			continue;
 		}
-		pidfd = peer_pidfd(c);
-		if (epoll_add(ep, pidfd >= 0 ? pidfd : c) < 0) {
+		if (attached_process(l, peer.pid, &of_uid, peer.uid)) {
+			/* A launch trying again: counted already. */
+			send_hello(d, c, TKD_HELLO_PID_WATCHED);
+			close(c);
+			continue;
+		}
+		if (of_uid >= l->max_per_user || l->n == l->max) {
+			send_hello(d, c, TKD_HELLO_REFUSED);
+			close(c);
+			continue;
+		}
+		pidfd = peer_pidfd(c, &peer);
+		if (!attach(l, ep, pidfd >= 0 ? peer.pid : 0, peer.uid, pidfd >= 0 ? pidfd : c)) {
 			if (pidfd >= 0)
 				close(pidfd);
 			close(c);
 			continue;
 		}
-		send_hello(d, c, pidfd >= 0);
+		send_hello(d, c, pidfd >= 0 ? TKD_HELLO_PID_WATCHED : 0);
 		if (pidfd >= 0)
 			close(c);
-		++*attached;
 	}
 	return errno == EAGAIN || errno == EINTR;
 }
@@ -398,7 +497,6 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 	uint64_t idle_since = mono_ns(), next = idle_since + d->period_ns;
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	bool paused[NR_LISTENERS] = { false };	/* out of descriptors */
-	size_t attached = 0;
 	sigset_t all;
 
 	sigfillset(&all);
@@ -418,7 +516,7 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 			update_all(d);
 			/* Late by more than a period: the missed ones are gone. */
 			next = next + d->period_ns > now ? next + d->period_ns : now + d->period_ns;
-			if (d->idle_s && !attached && now - idle_since > d->idle_s * 1000000000ull) {
+			if (d->idle_s && !d->launches.n && now - idle_since > d->idle_s * 1000000000ull) {
 				/* Off the path first: the next launch starts another. */
 				if (d->own_socket)
 					unlink(d->socket);
@@ -442,13 +540,10 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 				;
 			if (l >= 0) {
 				/* No spinning on a backlog we cannot take. */
-				if (!take_launches(d, ep, fd, &attached))
+				if (!take_launches(d, ep, fd))
 					paused[l] = !epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
-			} else {
-				/* A launch ended, or hung up: closing also unregisters it. */
-				close(fd);
-				if (!--attached)
-					idle_since = mono_ns();
+			} else if (detach(&d->launches, fd) && !d->launches.n) {
+				idle_since = mono_ns();
 			}
 		}
 	}
@@ -510,8 +605,8 @@ static int watch(struct daemon *d, pid_t keeper)
 			break;
 		}
 	}
-	if (d->own_socket)
-		unlink(d->socket);
+	/* The socket stays: the next daemon unlinks it under the lock, which
+	 * it may hold already if we were stopped. */
 	return status;
 }
 
@@ -533,6 +628,7 @@ static void __attribute__((noreturn)) usage(int status)
 	fprintf(status ? stderr : stdout,
 		"Usage: ppctime-timekeeperd [--system | --socket-dir=DIR] [--idle-exit=SECONDS]\n"
 		"                           [--update-hz=N] [--timekeeper=auto|mirror|steer]\n"
+		"                           [--max-launches-per-user=N]\n"
 		"The shared timekeeper of ppctime-run: keeps one vDSO data page per powerpc\n"
 		"target and hands them, sealed read-only, to every launch.\n");
 	exit(status);
@@ -547,10 +643,14 @@ int main(int argc, char **argv)
 		{ "ready-fd", required_argument, NULL, 'r' },
 		{ "update-hz", required_argument, NULL, 'u' },
 		{ "timekeeper", required_argument, NULL, 'm' },
+		{ "max-launches-per-user", required_argument, NULL, 'p' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct daemon d = { .ready_fd = -1, .listeners = { -1, -1 } };
+	struct daemon d = {
+		.ready_fd = -1, .listeners = { -1, -1 }, .lock_fd = -1,
+		.launches.max_per_user = MAX_PER_USER,
+	};
 	char dir[PATH_MAX], why[256];
 	pid_t watchdog, keeper;
 	int opt;
@@ -559,11 +659,14 @@ int main(int argc, char **argv)
 
 	/* No one, the user included, reaches the pages through /proc/PID/mem. */
 	prctl(PR_SET_DUMPABLE, 0);
-	/* A launch is a descriptor while it runs: as many as we may. */
+	/* A launch is a descriptor while it runs: as many as we may, less
+	 * what the daemon itself needs. */
 	if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
 		files.rlim_cur = files.rlim_max;
 		setrlimit(RLIMIT_NOFILE, &files);
 	}
+	getrlimit(RLIMIT_NOFILE, &files);
+	d.launches.max = files.rlim_cur > 2 * SPARE_FDS ? files.rlim_cur - SPARE_FDS : SPARE_FDS;
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 's': d.system = true; d.dir = TKD_SYSTEM_DIR; break;
@@ -577,12 +680,20 @@ int main(int argc, char **argv)
 			if (timekeeper_mode_from_name(optarg, &d.options.mode))
 				die("--timekeeper=%s: auto, mirror or steer", optarg);
 			break;
+		case 'p':
+			d.launches.max_per_user = number("max-launches-per-user", optarg, 1,
+							 INT_MAX);
+			break;
 		case 'h': usage(0);
 		default: usage(1);
 		}
 	}
 	if (optind != argc)
 		usage(1);
+	/* Its pages would hold this namespace's clocks for every launch. */
+	if (!tkd_initial_time_ns())
+		die("in a time namespace of its own: it keeps the initial namespace's clocks, "
+		    "for every launch");
 	if (!d.dir) {
 		if (tkd_user_dir(dir, sizeof(dir), true, why, sizeof(why)))
 			die("%s", why);
@@ -619,6 +730,9 @@ int main(int argc, char **argv)
 		notify_open(&d);
 		notify("READY=1");
 		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
+		/* Readers may come now: no stall may outlast it. */
+		if (keeper_deadline_start(&d.deadline, d.status->update_hz) < 0)
+			die("cannot arm the keeper's deadline: %s", strerror(errno));
 		keep(&d);
 	}
 	/* The watchdog writes nothing: the pages are the keeper's alone. */
@@ -627,6 +741,8 @@ int main(int argc, char **argv)
 	for (int l = 0; l < NR_LISTENERS; l++)
 		if (d.listeners[l] >= 0)
 			close(d.listeners[l]);
+	if (d.lock_fd >= 0)
+		close(d.lock_fd);
 	if (d.ready_fd >= 0)
 		close(d.ready_fd);
 	return watch(&d, keeper);

@@ -34,7 +34,6 @@
  * then return the previous second for this long after a second begins.
  */
 #define MARGIN_MIN_NS		20000
-#define MAX_TZ_MINUTES		(15 * 60)	/* what settimeofday() accepts */
 
 static int check_options(const struct timekeeper_target *t,
 			 const struct timekeeper_options *o,
@@ -58,8 +57,8 @@ static int check_options(const struct timekeeper_target *t,
 	    o->realtime_offset.tv_nsec >= (long)NSEC_PER_SEC)
 		return fail(err, errlen, "realtime offset's tv_nsec %ld is not "
 			    "in [0, 1e9)", o->realtime_offset.tv_nsec);
-	if (o->tz && (o->tz->tz_minuteswest > MAX_TZ_MINUTES ||
-		      o->tz->tz_minuteswest < -MAX_TZ_MINUTES))
+	if (o->tz && (o->tz->tz_minuteswest > TIMEKEEPER_MAX_TZ_MINUTES ||
+		      o->tz->tz_minuteswest < -TIMEKEEPER_MAX_TZ_MINUTES))
 		return fail(err, errlen, "timezone %d minutes west is more than "
 			    "15 hours away", o->tz->tz_minuteswest);
 	needed = t->is64 ? sizeof(struct vdso_arch_data64)
@@ -100,7 +99,9 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 						     : TIMEKEEPER_DEFAULT_HZ);
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (__builtin_add_overflow(now.tv_sec, o->realtime_offset.tv_sec,
+	/* The carry of the nanoseconds too: an offset to @0 is not -1 s. */
+	if (__builtin_add_overflow(now.tv_sec, o->realtime_offset.tv_sec +
+				   (now.tv_nsec + o->realtime_offset.tv_nsec >= (long)NSEC_PER_SEC),
 				   &realtime_sec) ||
 	    realtime_sec < 0 || realtime_sec >= TIMEKEEPER_REALTIME_MAX_SEC)
 		return fail(err, errlen, "realtime offset %jd s puts the clock "

@@ -63,6 +63,9 @@ enum timekeeper_mode {
  */
 #define TIMEKEEPER_REALTIME_MAX_SEC	(INT64_MAX / 1000000000 - 30LL * 365 * 86400)
 
+/* The timezone's minutes west, as settimeofday() takes them: 15 hours. */
+#define TIMEKEEPER_MAX_TZ_MINUTES	900
+
 #define TIMEKEEPER_DEFAULT_HZ	1000
 #define TIMEKEEPER_MAX_HZ	100000
 

@@ -8,10 +8,17 @@
  * seen (a chroot), the same name in the abstract namespace counts only
  * if its peer runs as root (systemd, who listens for the machine's
  * daemon) or as the user: anyone may bind an abstract name, no one
- * another's uid.  What is handed over is proved
- * by the kernel, not by the daemon's word: each file is a memfd sealed
- * against writes and new writable mappings, open read-only, and the
- * status page shows an update within the last STALE_MS.
+ * another's uid.  The overflow uid is no one's: it is how every user
+ * unmapped in our user namespace shows (and "nobody"), so a launch
+ * running as it, or a peer showing it, is never trusted.  A launch outside
+ * the initial time namespace takes no shared pages: they hold the initial
+ * namespace's clocks.  What is handed over is proved by the kernel, not
+ * by the daemon's word: each file is a memfd sealed against writes and
+ * new writable mappings, open read-only, and the status page shows an
+ * update within the last STALE_MS, and none in the future.
+ *
+ * Nothing waits unbounded: a connect gets CONNECT_TIMEOUT_MS, the hello
+ * HELLO_TIMEOUT_MS, the spawn lock and a new daemon START_TIMEOUT_MS each.
  */
 #define _GNU_SOURCE
 #include "timekeeperd_client.h"
@@ -44,8 +51,12 @@
  * 200 ms (as ppctime-run's own did), so a page older than that is dying.
  */
 #define STALE_MS	250
+#define CONNECT_TIMEOUT_MS 500	/* a full backlog: the daemon takes no one */
 #define HELLO_TIMEOUT_MS 500	/* a socket-activated one calibrates first */
 #define START_TIMEOUT_MS 3000	/* calibration, mirror validation, threads */
+#define FUTURE_SLACK_NS	1000000	/* CLOCK_MONOTONIC read on two CPUs */
+/* PROC_TIME_INIT_INO: the kernel's fixed inode of the initial time namespace. */
+#define INITIAL_TIME_NS	"time:[4026531834]"
 #define NEEDED_SEALS	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE)
 
 static const struct timekeeper_target tkd_targets[] = {
@@ -60,6 +71,32 @@ static uint64_t mono_ns(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
+}
+
+uid_t tkd_overflow_uid(void)
+{
+	char buf[16] = "";
+	int fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		if (read(fd, buf, sizeof(buf) - 1) < 0)
+			buf[0] = '\0';
+		close(fd);
+	}
+	return buf[0] ? (uid_t)strtoul(buf, NULL, 10) : 65534;
+}
+
+bool tkd_initial_time_ns(void)
+{
+	char ns[64];
+	ssize_t len = readlink("/proc/self/ns/time", ns, sizeof(ns) - 1);
+
+	/* Before Linux 5.6, or without /proc (a chroot): the freshness check,
+	 * which refuses a clock ahead of ours, is what is left. */
+	if (len < 0)
+		return true;
+	ns[len] = '\0';
+	return !strcmp(ns, INITIAL_TIME_NS);
 }
 
 /* A directory of uid's that no one else can write. */
@@ -131,20 +168,32 @@ socklen_t tkd_socket_address(struct sockaddr_un *sun, const char *path, bool abs
 /*
  * Connected to the socket at path, or with abstract to the one of the same
  * name in the abstract namespace; -1 with errno (ENOENT, ECONNREFUSED: no
- * daemon).
+ * daemon; ETIMEDOUT: its backlog stayed full for CONNECT_TIMEOUT_MS).  A
+ * Unix socket's connect() would wait for room in the backlog for ever: it
+ * is non-blocking, and tried again every 10 ms.
  */
 static int connect_to(const char *path, bool abstract)
 {
 	struct sockaddr_un sun;
 	socklen_t len = tkd_socket_address(&sun, path, abstract);
-	int fd, saved;
+	int fd, r, saved;
 
 	if (!len)
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -1;
-	if (connect(fd, (struct sockaddr *)&sun, len) == 0)
+	for (int waited = 0;; waited += 10) {
+		r = connect(fd, (struct sockaddr *)&sun, len);
+		if (r == 0 || errno != EAGAIN)
+			break;
+		if (waited >= CONNECT_TIMEOUT_MS) {
+			errno = ETIMEDOUT;
+			break;
+		}
+		usleep(10000);
+	}
+	if (r == 0)
 		return fd;
 	saved = errno;
 	close(fd);
@@ -152,28 +201,38 @@ static int connect_to(const char *path, bool abstract)
 	return -1;
 }
 
-/* The daemon's socket, or the name it also listens on where a chroot does
- * not show the file (a->socket: "@" and the name then). */
+/* a->socket: DIR/TKD_SOCKET, or with abstract "@" and that name; NULL
+ * with errno if it does not fit. */
+static const char *socket_name(struct tkd_attach *a, const char *dir, bool abstract)
+{
+	if ((size_t)snprintf(a->socket, sizeof(a->socket), "%s%s/" TKD_SOCKET,
+			     abstract ? "@" : "", dir) >= sizeof(a->socket)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	return a->socket;
+}
+
+/* The daemon's socket in a trusted dir, or, where a chroot does not show
+ * it (or nothing listens there), the name it also listens on. */
 static int connect_either(struct tkd_attach *a, const char *dir, bool dir_trusted)
 {
-	int sock = -1;
+	int sock;
 
-	if ((size_t)snprintf(a->socket, sizeof(a->socket), "@%s/" TKD_SOCKET, dir) >=
-	    sizeof(a->socket)) {
-		errno = ENAMETOOLONG;
-		return -1;
+	if (dir_trusted) {
+		if (!socket_name(a, dir, false))
+			return -1;
+		sock = connect_to(a->socket, false);
+		if (sock >= 0 || (errno != ENOENT && errno != ECONNREFUSED))
+			return sock;
 	}
-	if (dir_trusted)
-		sock = connect_to(a->socket + 1, false);
-	if (sock >= 0)
-		memmove(a->socket, a->socket + 1, strlen(a->socket));
-	else if (!dir_trusted || errno == ENOENT || errno == ECONNREFUSED)
-		sock = connect_to(a->socket + 1, true);
-	return sock;
+	if (!socket_name(a, dir, true))
+		return -1;
+	return connect_to(a->socket + 1, true);
 }
 
 /* The hello and its descriptors; fds[] -1 where none came.  -2: no answer,
- * -3: hung up. */
+ * -3: hung up (a daemon exiting for idleness closes its backlog: reset). */
 static int receive_hello(int sock, struct tkd_hello *h, int fds[TKD_NR_FDS],
 			 char *why, size_t whylen)
 {
@@ -201,13 +260,21 @@ static int receive_hello(int sock, struct tkd_hello *h, int fds[TKD_NR_FDS],
 			for (size_t i = 0; i < got && i < TKD_NR_FDS; i++)
 				memcpy(&fds[i], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
 		}
+	if (n == 0 || (n < 0 && errno == ECONNRESET))
+		return fail(why, whylen, "it hung up (exiting?)") - 2;
 	if (n < 0)
 		return fail(why, whylen, "recvmsg: %s", strerror(errno));
-	if (n == 0)
-		return fail(why, whylen, "it hung up (exiting?)") - 2;
-	if (n != sizeof(*h) || h->magic != TKD_MAGIC || h->version != TKD_VERSION ||
-	    h->nr_fds != TKD_NR_FDS || fds[TKD_NR_FDS - 1] < 0 || msg.msg_flags & MSG_CTRUNC)
+	if (n != sizeof(*h) || h->magic != TKD_MAGIC || h->version != TKD_VERSION)
 		return fail(why, whylen, "not a ppctime-timekeeperd of version %d", TKD_VERSION);
+	if (h->flags & TKD_HELLO_REFUSED)
+		return fail(why, whylen, "it serves no more launches of this user now (%u at "
+			    "most)", (unsigned)h->limit);
+	if (msg.msg_flags & MSG_CTRUNC)
+		return fail(why, whylen, "its %d descriptors did not fit: too few free file "
+			    "descriptors (ulimit -n)", TKD_NR_FDS);
+	if (h->nr_fds != TKD_NR_FDS || fds[TKD_NR_FDS - 1] < 0)
+		return fail(why, whylen, "it sent %u descriptors, not %d", (unsigned)h->nr_fds,
+			    TKD_NR_FDS);
 	return 0;
 }
 
@@ -227,7 +294,8 @@ static int check_file(int fd, uint64_t size, const char *what, char *why, size_t
 }
 
 /* The status page moved within STALE_MS: the keeper lives and keeps up
- * (-2 if not). */
+ * (-2 if not).  An update ahead of our clock is another time namespace's
+ * (a launch without /proc cannot tell otherwise): refused, not killed. */
 static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
 {
 	const struct tkd_status *st = mmap(NULL, sizeof(*st), PROT_READ, MAP_SHARED, fd, 0);
@@ -240,6 +308,10 @@ static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
 	now = mono_ns();
 	if (st->magic != TKD_MAGIC || st->version != TKD_VERSION)
 		r = fail(why, whylen, "its status page is not version %d", TKD_VERSION);
+	else if (last > now + FUTURE_SLACK_NS)
+		r = fail(why, whylen, "its last update is %" PRIu64 " ms ahead of our "
+			 "CLOCK_MONOTONIC: another time namespace's clocks",
+			 (last - now) / 1000000);
 	else if (now > last && now - last > STALE_MS * 1000000ull)
 		r = fail(why, whylen, "it is stalled: no update in %" PRIu64 " ms",
 			 (now - last) / 1000000) - 1;
@@ -251,42 +323,64 @@ static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
 }
 
 /*
- * Start the user's daemon in dir, detached (its own session, /dev/null for
- * stdio: no one waiting for a pipe to close waits for it), and wait until
+ * Become the daemon's process in the child of spawn(): its own session,
+ * in /, with nothing of the launch's but the ready pipe (as fd 3) and the
+ * environment: stdio /dev/null (no one waiting for a pipe to close waits
+ * for it), and stderr its log; signals as a new program's.  Inherited
+ * descriptors go first, so that a launch short of them (ulimit -n) still
+ * gets these.
+ */
+static void __attribute__((noreturn)) exec_daemon(const char *daemon_path, const char *dir,
+						  int ready_fd)
+{
+	char dir_arg[PATH_MAX + 16], log_path[PATH_MAX + 32];
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+	sigset_t none;
+	int null, log;
+
+	setsid();
+	if (fork())
+		_exit(0);	/* the daemon is init's child, not ours */
+	/* dup2 clears close-on-exec, except onto itself. */
+	if ((ready_fd == 3 ? fcntl(3, F_SETFD, 0) : dup2(ready_fd, 3)) < 0)
+		_exit(127);
+	close_range(0, 2, 0);
+	close_range(4, ~0u, 0);
+	null = open("/dev/null", O_RDWR);
+	if (null != 0 || dup2(0, 1) != 1 || dup2(0, 2) != 2)
+		_exit(127);
+	/* Its rare words (a keeper it killed) are kept beside its socket. */
+	snprintf(log_path, sizeof(log_path), "%s/" TKD_LOG, dir);
+	log = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (log >= 0)
+		dup2(log, STDERR_FILENO);
+	if (chdir("/") < 0)
+		_exit(127);
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &dfl, NULL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	snprintf(dir_arg, sizeof(dir_arg), "--socket-dir=%s", dir);
+	execl(daemon_path, "ppctime-timekeeperd", dir_arg, "--idle-exit=30", "--ready-fd=3",
+	      (char *)NULL);
+	_exit(127);
+}
+
+/*
+ * Start the user's daemon in dir, detached (exec_daemon), and wait until
  * it listens.  The caller holds the spawn lock.
  */
 static int spawn(const char *daemon_path, const char *dir, char *why, size_t whylen)
 {
 	int ready[2];
-	char byte, dir_arg[PATH_MAX + 16];
+	char byte;
 	struct pollfd p;
 	pid_t pid;
 
-	snprintf(dir_arg, sizeof(dir_arg), "--socket-dir=%s", dir);
 	if (pipe2(ready, O_CLOEXEC) < 0 || (pid = fork()) < 0)
 		return fail(why, whylen, "cannot start %s: %s", daemon_path, strerror(errno));
-	if (!pid) {
-		int null = open("/dev/null", O_RDWR), log;
-		char log_path[PATH_MAX + 32];
-
-		setsid();
-		if (fork())
-			_exit(0);	/* the daemon is init's child, not ours */
-		if (null >= 0)
-			for (int i = 0; i < 3; i++)
-				dup2(null, i);
-		/* Its rare words (a keeper it killed) are kept beside its socket. */
-		snprintf(log_path, sizeof(log_path), "%s/" TKD_LOG, dir);
-		log = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
-		if (log >= 0)
-			dup2(log, STDERR_FILENO);
-		if (dup2(ready[1], 3) == 3) {
-			close_range(4, ~0u, 0);
-			execl(daemon_path, "ppctime-timekeeperd", dir_arg, "--idle-exit=30",
-			      "--ready-fd=3", (char *)NULL);
-		}
-		_exit(127);
-	}
+	if (!pid)
+		exec_daemon(daemon_path, dir, ready[1]);
 	close(ready[1]);
 	waitpid(pid, NULL, 0);
 	p = (struct pollfd){ ready[0], POLLIN, 0 };
@@ -321,84 +415,112 @@ static void end_stuck(const struct tkd_attach *a)
 	close(fd);
 }
 
-/* The peer's credentials (for a listening socket's, of who called listen()). */
-static struct ucred peer_of(int sock)
+/*
+ * Whether the peer of sock runs as uid (for a listening socket, who called
+ * listen()); its pid into *pid.  The overflow uid is never anyone's.
+ */
+static bool peer_is(int sock, uid_t uid, pid_t *pid)
 {
 	struct ucred peer = { .pid = 0, .uid = (uid_t)-1 };
 	socklen_t len = sizeof(peer);
 
-	getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len);
-	return peer;
+	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0)
+		return false;
+	if (pid)
+		*pid = peer.pid;
+	return peer.uid == uid && uid != tkd_overflow_uid();
 }
 
 /*
  * The user's daemon, started if none answers (under the spawn lock) by a
- * launch that may: one whose directory is seen and trusted.
+ * launch that may: one whose directory is seen and trusted.  A name in
+ * the abstract namespace held by another user is no daemon of ours: where
+ * the directory is trusted, one is started there regardless.
  */
 static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
 	char dir[PATH_MAX], lock[PATH_MAX + 16];
 	bool trusted = !tkd_user_dir(dir, sizeof(dir), daemon_path != NULL, why, whylen);
 	int sock = connect_either(a, dir, trusted), lock_fd, saved = errno;
+	const char *refused = NULL;
 
-	if (sock >= 0 || !trusted || !daemon_path || (errno != ENOENT && errno != ECONNREFUSED)) {
+	if (sock >= 0 && !peer_is(sock, getuid(), &a->watchdog)) {
+		close(sock);
+		sock = -1;
+		refused = "served by another user";
+		saved = ECONNREFUSED;
+	}
+	if (sock >= 0 || !trusted || !daemon_path || (saved != ENOENT && saved != ECONNREFUSED)) {
 		size_t used = trusted ? 0 : strlen(why);
 
 		if (sock < 0)
 			snprintf(why + used, whylen - used, "%s%s: %s", used ? "; " : "",
-				 a->socket, strerror(saved));
+				 a->socket, refused ? refused : strerror(saved));
 		return sock;
 	}
 	snprintf(lock, sizeof(lock), "%s/" TKD_SPAWN_LOCK, dir);
 	lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (lock_fd < 0 || flock(lock_fd, LOCK_EX) < 0) {
-		fail(why, whylen, "%s: %s", lock, strerror(errno));
+	if (lock_fd < 0 || tkd_lock_within(lock_fd, START_TIMEOUT_MS) < 0) {
+		if (lock_fd >= 0 && errno == EWOULDBLOCK)
+			fail(why, whylen, "%s: held by another launch for %d ms", lock,
+			     START_TIMEOUT_MS);
+		else
+			fail(why, whylen, "%s: %s", lock, strerror(errno));
 		if (lock_fd >= 0)
 			close(lock_fd);
 		return -1;
 	}
-	/* Another launch may have started it while we waited for the lock. */
-	sock = connect_either(a, dir, true);
+	/* Another launch may have started it while we waited for the lock;
+	 * the path alone now: we are about to start one there. */
+	sock = socket_name(a, dir, false) ? connect_to(a->socket, false) : -1;
 	if (sock < 0 && spawn(daemon_path, dir, why, whylen) == 0) {
 		a->started = true;
-		sock = connect_either(a, dir, true);
+		sock = connect_to(a->socket, false);
 		if (sock < 0)
 			fail(why, whylen, "%s: %s", a->socket, strerror(errno));
 	}
 	close(lock_fd);
+	if (sock >= 0 && !peer_is(sock, getuid(), &a->watchdog)) {
+		close(sock);
+		return fail(why, whylen, "%s: served by another user", a->socket);
+	}
 	return sock;
 }
 
+/*
+ * The machine's daemon, else the user's.  Neither where their clocks are
+ * not ours (another time namespace), nor the user's where this user cannot
+ * be told from another (the overflow uid).
+ */
 static int connect_daemon(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
 	const char *own = getenv(TKD_ENV);
 	char system_why[256];
-	struct ucred peer;
+	uid_t overflow = tkd_overflow_uid();
 	int sock;
 
 	if (own && !strcmp(own, "off"))
 		return fail(why, whylen, TKD_ENV "=off");
+	if (!tkd_initial_time_ns())
+		return fail(why, whylen, "this launch is in a time namespace of its own; the "
+			    "daemons keep the initial one's clocks");
 	/* The machine's first: in root's directory, whoever serves it. */
 	if (!own || own[0] != '/') {
 		sock = connect_either(a, TKD_SYSTEM_DIR,
 				      !check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH,
 						 system_why, sizeof(system_why)));
-		if (sock >= 0 && (a->socket[0] == '/' || peer_of(sock).uid == 0))
+		if (sock >= 0 && (a->socket[0] == '/' || peer_is(sock, 0, NULL)))
 			return sock;
 		if (sock >= 0)
 			close(sock);
 	}
+	if (getuid() == overflow)
+		return fail(why, whylen, "this launch runs as uid %u, the overflow uid (a user "
+			    "unmapped in this user namespace, or nobody): no daemon of its own can "
+			    "be told from another user's", (unsigned)overflow);
 	sock = connect_user(a, daemon_path, why, whylen);
 	if (sock < 0)
 		return -1;
-	peer = peer_of(sock);
-	if (peer.uid != getuid()) {
-		close(sock);
-		return fail(why, whylen, "%s is served by uid %u, not this user", a->socket,
-			    (unsigned)peer.uid);
-	}
-	/* The socket is the watchdog's: it bound it before forking the keeper. */
-	a->watchdog = peer.pid;
 	a->ours = true;
 	return sock;
 }

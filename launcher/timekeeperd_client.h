@@ -55,6 +55,19 @@ int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen);
 socklen_t tkd_socket_address(struct sockaddr_un *sun, const char *path, bool abstract);
 
 /*
+ * The overflow uid (/proc/sys/kernel/overflowuid): how every user unmapped
+ * in the reader's user namespace shows, and so no one's in particular.
+ */
+uid_t tkd_overflow_uid(void);
+
+/*
+ * Whether this process reads the initial time namespace's clocks, as the
+ * daemons do (true too where that cannot be told: no /proc, no time
+ * namespaces).
+ */
+bool tkd_initial_time_ns(void);
+
+/*
  * An exclusive flock on fd, tried every 10 ms for up to ms: a daemon's
  * directory lock, held while it lives.  0, or -1 with errno (EWOULDBLOCK:
  * still held).

@@ -26,7 +26,11 @@
  * hang up and become the program (ppctime-run execs QEMU), since that
  * process ends when the program does.  Where it cannot (a peer in a PID
  * namespace it does not see), the launch keeps the connection open while
- * its program runs, and the daemon counts the connections.
+ * its program runs, and the daemon counts the connections.  What it keeps
+ * is bounded: one entry per process however often it connects, released
+ * when the process ends (or the connection closes), at most `limit` per
+ * user and as many in all as its descriptors allow; a launch past that
+ * gets TKD_HELLO_REFUSED and keeps a timekeeper of its own.
  */
 #ifndef TIMEKEEPERD_PROTOCOL_H
 #define TIMEKEEPERD_PROTOCOL_H
@@ -61,6 +65,8 @@
 #define TKD_NR_FDS	(1 + TKD_NR_TARGETS)
 
 #define TKD_HELLO_PID_WATCHED	1u	/* the launch may hang up */
+#define TKD_HELLO_REFUSED	2u	/* no descriptors: its user has the most
+					   launches attached that it serves */
 
 struct tkd_hello {
 	uint32_t magic, version;
@@ -68,7 +74,7 @@ struct tkd_hello {
 	uint32_t nr_fds;
 	uint64_t page_bytes;	/* of each data file */
 	uint32_t flags;		/* TKD_HELLO_* */
-	uint32_t reserved;	/* 0 */
+	uint32_t limit;		/* launches served per user */
 };
 
 /*

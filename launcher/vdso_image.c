@@ -9,9 +9,12 @@
 
 #include <elf.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "fail.h"
 
@@ -577,16 +580,43 @@ int vdso_image_parse(struct vdso_image *img, const void *buf, size_t len,
 	return 0;
 }
 
+/*
+ * The file at path, open to be read, or NULL with a message in err:
+ * anything but a regular file is refused before it is waited for (a
+ * FIFO), read (a device) or made our terminal.
+ */
+static FILE *open_image(const char *path, char *err, size_t errlen)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+	const char *why;
+	FILE *f;
+
+	if (fd < 0 || fstat(fd, &st) < 0)
+		why = strerror(errno);
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file";
+	else if (fcntl(fd, F_SETFL, 0) < 0 || !(f = fdopen(fd, "rb")))
+		why = strerror(errno);
+	else
+		return f;
+	fail(err, errlen, "%s: %s", path, why);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 int vdso_image_load(struct vdso_image *img, const char *path,
 		    char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
 	unsigned char *buf = NULL, *bigger;
 	size_t len = 0, cap = 0, got;
+	FILE *f;
 
 	memset(img, 0, sizeof(*img));
+	f = open_image(path, err, errlen);
 	if (!f)
-		return fail(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
 	/* Grow past the limit by one byte at most, to tell "too large". */
 	do {
 		if (len == cap) {

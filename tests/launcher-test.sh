@@ -47,13 +47,17 @@ value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
 
 vdso_name() { eval echo "\$IMAGE_$1.so"; }
 
-# The ppctime-tk child of launcher PID, once it is there.  One pgrep a
-# try: a scan of /proc by hand took seconds on a loaded machine, longer
-# than some programs live.  (As text too, for a shell of its own:
-# check_not_dumpable.)
+# The ppctime-tk of the launch run with "-0 TAG", once it is there.  The
+# launch becomes QEMU; its detached watchdog forks the keeper, which keeps
+# the launch's command line: the tag tells it from the keepers of other
+# tests running meanwhile.  One pgrep a try: a scan of /proc by hand took
+# seconds on a loaded machine, longer than some programs live.  (As text
+# too, for a shell of its own: check_not_dumpable.)
 keeper_of_sh='keeper_of() {
 	for _ in $(seq 100); do
-		pgrep -P "$1" -x ppctime-tk && return 0
+		for k in $(pgrep -f -- "^$run -0 $1 "); do
+			[ "$(cat "/proc/$k/comm" 2>/dev/null)" = ppctime-tk ] && echo "$k" && return 0
+		done
 		sleep 0.05
 	done
 	return 1
@@ -262,9 +266,9 @@ check_bad_images() { # TARGET PROBE IMAGE
 # trail by a tick, or by the time a stop takes to notice, never by the
 # second a stale page would make.
 check_keeper_loss() { # NAME SIGNAL CLOCK PROBE EXPECTED_MESSAGE COARSE_LIMIT_NS
-	"$run" "$4" compare 1500 "$3" "$3-coarse" >"$work/out" 2>"$work/err" </dev/null &
+	"$run" -0 "$$-$1" "$4" compare 1500 "$3" "$3-coarse" >"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
-	keeper=$(keeper_of $launcher)
+	keeper=$(keeper_of "$$-$1")
 	sleep 0.4
 	[ -n "$keeper" ] && kill -s "$2" "$keeper"
 	wait $launcher
@@ -286,16 +290,103 @@ check_keeper_loss() { # NAME SIGNAL CLOCK PROBE EXPECTED_MESSAGE COARSE_LIMIT_NS
 # A signal sent to the launcher reaches the program, whose death is ours;
 # SIGINT too, which the shell would have a background job ignore.
 check_forwarded_signal() { # NAME PROBE SIGNAL STATUS
-	env --default-signal=INT "$run" "$2" compare 3000 monotonic \
+	env --default-signal=INT "$run" -0 "$$-$1" "$2" compare 3000 monotonic \
 		>"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
-	keeper_of $launcher >/dev/null
+	keeper_of "$$-$1" >/dev/null
 	sleep 0.2
 	kill -s "$3" $launcher
 	wait $launcher 2>/dev/null	# no "Terminated" from the shell
 	status=$?
 	if [ "$status" -eq "$4" ]; then pass "$1"
 	else fail "$1" "status $status, expected $4 (SIG$3)"; show; fi
+}
+
+# A program that dies dumping core: the launch's raw wait status is plain
+# QEMU's, core bit included (the launch is QEMU).  QEMU writes the guest's
+# core, qemu_PROG_DATE_PID.core, in its directory, then dies of the
+# signal, and the kernel dumps QEMU's as the machine's core_pattern says.
+check_core_dump() { # NAME PROBE
+	mkdir -p "$work/cores"
+	for how in no-vdso private-timekeeper; do
+		waited=$(cd "$work/cores" || exit
+			ulimit -c unlimited 2>/dev/null || ulimit -c "$(ulimit -H -c)"
+			perl -e 'system @ARGV; printf "signal=%d core=%d", $? & 127, $? >> 7 & 1' \
+				"$run" "--$how" "$2" signal 11 2>"$work/err" </dev/null)
+		echo "$waited guest_cores=$(ls "$work/cores" | grep -c '^qemu_.*\.core$')" >"$work/$how"
+		rm -f "$work/cores"/*
+	done
+	plain=$(cat "$work/no-vdso") ours=$(cat "$work/private-timekeeper")
+	if [ "$plain" = "${plain#* core=1 }" ]; then
+		skip "$1" "plain QEMU gives no core bit ($plain; core_pattern $(cat /proc/sys/kernel/core_pattern))"
+	elif [ "$ours" != "$plain" ]; then
+		fail "$1" "$ours, plain QEMU $plain"; sed 's/^/    err: /' "$work/err"
+	else
+		pass "$1 ($ours)"
+	fi
+}
+
+# Signals sent to the launch's process group (kill -- -PGID, a shell's job
+# control) reach the program once each, as under plain QEMU: the watchdog
+# and the keeper are in a session of their own, and pass nothing on.
+check_group_signal() { # NAME PROBE
+	perl -e 'setpgrp; exec @ARGV' "$run" "$2" signals >"$work/out" 2>"$work/err" </dev/null &
+	group=$!
+	for _ in $(seq 200); do
+		has '^ready$' out && break
+		sleep 0.05
+	done
+	for _ in 1 2 3; do
+		kill -USR1 "-$group"
+		sleep 0.3
+	done
+	kill -TERM "-$group"
+	wait $group
+	status=$?
+	usr1=$(grep -c '^USR1$' "$work/out") term=$(grep -c '^TERM$' "$work/out")
+	if [ "$status" -eq 0 ] && [ "$usr1" -eq 3 ] && [ "$term" -eq 1 ]; then pass "$1"
+	else fail "$1" "status $status, 3 SIGUSR1 and 1 SIGTERM seen $usr1 and $term times"; show; fi
+}
+
+# ppctime-run ARGS with PPCTIME_TIMEKEEPERD=DAEMON, soft limit 8 and
+# descriptors 3-7 closed: the 5 free that plain QEMU needs.
+launch_few_fds() { # DAEMON ARGS...
+	(daemon=$1
+	 shift
+	 exec 3<&- 4<&- 5<&- 6<&- 7<&-
+	 ulimit -S -n 8 && PPCTIME_TIMEKEEPERD=$daemon exec "$run" "$@") \
+		>"$work/out" 2>"$work/err" </dev/null
+	status=$?
+}
+
+# With that, a launch with its own keeper and one with the daemon (a new
+# one, ended after) run, and the program has the limit and the free
+# descriptors plain QEMU gives it.
+check_few_fds() { # NAME PROBE
+	launch_few_fds off --no-vdso "$2" nofile
+	plain=$(cat "$work/out")
+	if [ "$status" -ne 0 ] || [ -z "$plain" ]; then
+		skip "$1" "plain QEMU does not run with 5 descriptors free: status $status"
+		return
+	fi
+	mkdir -m 0700 "$work/daemon-$1"
+	bad=
+	for daemon in off "$work/daemon-$1"; do
+		launch_few_fds "$daemon" -v "$2" nofile
+		# A daemon it started: -v names its keeper, whose parent is its watchdog.
+		keeper=$(sed -n 's/.* daemon \([0-9]*\) at .*/\1/p' "$work/err")
+		if [ -n "$keeper" ]; then
+			watchdog=$(ps -o ppid= -p "$keeper" | tr -d ' ')
+			[ "$(cat "/proc/$watchdog/comm")" = ppctime-timekee ] && kill "$watchdog"
+		fi
+		if [ "$status" -ne 0 ] || [ "$(cat "$work/out")" != "$plain" ]; then
+			bad="$bad; PPCTIME_TIMEKEEPERD=$daemon: status $status, $(cat "$work/out")"
+		elif [ "$daemon" != off ] && [ -z "$keeper" ]; then
+			bad="$bad; no daemon started in $daemon"
+		fi
+	done
+	if [ -z "$bad" ]; then pass "$1 ($plain)"
+	else fail "$1" "plain QEMU: $plain$bad"; show; fi
 }
 
 check_realtime() { # NAME PROBE YEAR
@@ -533,14 +624,14 @@ check_loader_failures() { # TARGET STATIC_PROBE
 }
 
 # stderr a closed pipe: the notice of the timekeeper's death must not kill
-# the launcher (SIGPIPE), and with it the program.
+# its watchdog (SIGPIPE), which outlives neither the program nor the keeper.
 check_closed_stderr() { # NAME PROBE
 	rm -f "$work/status" "$work/killed"
 	{
 		sleep 0.3	# until the reader is gone
-		"$run" "$2" compare 1500 realtime 2>&1 >"$work/out" </dev/null &
+		"$run" -0 "$$-$1" "$2" compare 1500 realtime 2>&1 >"$work/out" </dev/null &
 		launcher=$!
-		keeper=$(keeper_of $launcher) && kill -KILL "$keeper" && : >"$work/killed"
+		keeper=$(keeper_of "$$-$1") && kill -KILL "$keeper" && : >"$work/killed"
 		wait $launcher
 		echo $? >"$work/status"
 	} | true
@@ -555,8 +646,9 @@ check_closed_stderr() { # NAME PROBE
 }
 
 # Not even the launcher's parent, without CAP_SYS_PTRACE, opens the
-# launcher's or the timekeeper's memory, where a write would reach the
-# data page: neither is dumpable.
+# timekeeper's or its watchdog's memory, where a write would reach the
+# data page: neither is dumpable.  (The launch is QEMU, as under plain
+# QEMU, and maps the page read-only.)
 check_not_dumpable() { # NAME PROBE
 	drop=
 	if [ "$(id -u)" -eq 0 ]; then
@@ -568,16 +660,17 @@ check_not_dumpable() { # NAME PROBE
 	fi
 	# shellcheck disable=SC2016
 	$drop sh -c "$keeper_of_sh"'
-		"$0" "$1" compare 2000 monotonic >/dev/null 2>&1 </dev/null &
+		run=$0
+		"$run" -0 "$2" "$1" compare 2000 monotonic >/dev/null 2>&1 </dev/null &
 		launcher=$!
-		keeper=$(keeper_of $launcher)
+		keeper=$(keeper_of "$2")
 		echo "keeper=${keeper:-none}"
-		for pid in $launcher $keeper; do
+		for pid in $keeper $(ps -o ppid= -p "${keeper:-0}"); do
 			true 3<>"/proc/$pid/mem" 2>/dev/null && echo "opened=$pid"
 		done
 		kill $launcher
 		wait $launcher
-	' "$run" "$2" >"$work/out" 2>"$work/err"
+	' "$run" "$2" "$$-$1" >"$work/out" 2>"$work/err"
 	if [ "$(value keeper)" = none ]; then
 		fail "$1" "no timekeeper found"; show
 	elif has '^opened=' out; then
@@ -598,9 +691,9 @@ start_orphan() { # TARGET PROBE HOW
 		"$run" "$2" orphan exit >"$out" 2>"$out.err" </dev/null
 		return
 	fi
-	"$run" "$2" orphan wait >"$out" 2>"$out.err" </dev/null &
+	"$run" -0 "$$-orphan-$1-$3" "$2" orphan wait >"$out" 2>"$out.err" </dev/null &
 	launcher=$!
-	keeper=$(keeper_of $launcher)
+	keeper=$(keeper_of "$$-orphan-$1-$3")
 	for _ in $(seq 200); do
 		grep -q '^daemon=' "$out" && break
 		sleep 0.05
@@ -630,6 +723,89 @@ check_orphan() { # NAME TARGET HOW
 	else
 		pass "$1 (worst $worst ns off the system call, 2 s and 30 s after)"
 	fi
+}
+
+# launch ARGS..., killed if it takes more than 10 s: a refusal must not hang.
+launch_bounded() {
+	timeout -k 5 10 "$run" "$@" >"$work/out" 2>"$work/err" </dev/null
+	status=$?
+}
+
+check_refusal() { # NAME STATUS MESSAGE ARGS...
+	name=$1 expected=$2 message=$3
+	shift 3
+	launch_bounded "$@"
+	if [ "$status" -eq 124 ] || [ "$status" -eq 137 ]; then
+		fail "$name" "hung: killed after 10 s"; show
+	elif [ "$status" -ne "$expected" ] || [ -s "$work/out" ] || ! has "$message" err; then
+		fail "$name" "status $status, expected $expected and '$message'"; show
+	else
+		pass "$name ($(head -n 1 "$work/err"))"
+	fi
+}
+
+# Option values ppctime-run must refuse as it parses them (status 125,
+# whatever PROGRAM is).
+check_refused_values() { # NAME MESSAGE OPTION...
+	name=$1 message=$2
+	shift 2
+	for option in "$@"; do
+		launch "$option" /bin/true
+		if [ "$status" -ne 125 ] || ! has "$message" err; then
+			fail "$name" "$option: status $status, expected 125 and '$message'"; show
+			return
+		fi
+	done
+	pass "$name ($(head -n 1 "$work/err"))"
+}
+
+check_option_values() {
+	check_refused_values refuse-nonexistent-date 'no such date' --realtime=2000-02-30 \
+		--realtime=1999-02-29 '--realtime=2000-12-31 23:59:60'
+	# settimeofday(2)'s ranges: 15 hours, an int.
+	check_refused_values refuse-tz-out-of-range 'tz takes' --tz=901 --tz=-901 --tz=+1440 \
+		--tz=-1440 --tz=60,2147483648 --tz=60,-2147483649 --tz=60,99999999999999999999
+	check_refused_values refuse-page-size-not-decimal 'page-size takes' --page-size=010000 \
+		--page-size=0x10000 --page-size=+65536 '--page-size= 65536'
+}
+
+# A FIFO is not waited for: as PROGRAM, as image or as PROGRAM's
+# interpreter (which the loader opens in the guest, through the sysroot).
+check_fifos() { # TARGET PROBE
+	mkfifo "$work/fifo-$1"
+	check_refusal "refuse-fifo-program-$1" 126 'not a regular file' "$work/fifo-$1"
+	check_refusal "refuse-fifo-vdso-$1" 125 'not a regular file' --vdso="$work/fifo-$1" \
+		"$2" echo ran
+	interp=$(interpreter_of "$(eval echo "\$CROSS_$1")" "$2")
+	mkdir -p "$work/fifo-sysroot-$1/${interp%/*}"
+	mkfifo "$work/fifo-sysroot-$1/$interp"
+	check_refusal "refuse-fifo-interpreter-$1" 126 'Illegal seek' \
+		--sysroot="$work/fifo-sysroot-$1" "$2" echo ran
+}
+
+# A PT_INTERP naming no file ("", its first byte NUL): exec's ENOENT,
+# from ppctime-run and from the loader.
+check_empty_interpreter() { # TARGET PROBE
+	offset=$("$(eval echo "\$CROSS_$1")readelf" -lW "$2" | awk '$1 == "INTERP" { print $2 }')
+	patched "$2" $((offset)) 0 "$work/empty-interp-$1"
+	check_refusal "refuse-empty-interpreter-$1" 127 'empty ELF interpreter' \
+		"$work/empty-interp-$1" echo ran
+	loader_args "$1" 9 "$(eval echo "\$PAGE_SIZE_$1")" 9 3
+	check_loader_status "loader-empty-interpreter-$1" 127 'empty ELF interpreter' \
+		"$1" "$args" 3<"$work/empty-interp-$1" 9<&-
+}
+
+# Linux's earliest time, 1970-01-01 00:00:00, by date and by seconds.
+check_realtime_epoch() { # NAME PROBE
+	for when in 1970 @0; do
+		launch --realtime="$when" "$2" year
+		if [ "$status" -ne 0 ] || [ "$(value year)" != 1970 ] ||
+		   [ "$(value year_coarse)" != 1970 ]; then
+			fail "$1" "--realtime=$when: status $status, year $(value year)"; show
+			return
+		fi
+	done
+	pass "$1"
 }
 
 # The statuses env, chroot and timeout use: 125 for ppctime-run's own
@@ -685,6 +861,7 @@ if [ ! -x "$run" ]; then
 	exit 0
 fi
 check_usage
+check_option_values
 check_preload_alone
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t
@@ -719,6 +896,9 @@ for t in $TARGETS; do
 	check_status "death-by-signal-static-$t" 139 "$static" signal 11
 	check_forwarded_signal "forwarded-sigterm-$t" "$dyn" TERM 143
 	check_forwarded_signal "forwarded-sigint-$t" "$dyn" INT 130
+	check_core_dump "core-dump-status-$t" "$dyn"
+	check_group_signal "group-signal-once-$t" "$dyn"
+	check_few_fds "few-free-fds-$t" "$dyn"
 	check_no_vdso "no-vdso-dynamic-$t" "$dyn"
 	check_no_vdso "no-vdso-static-$t" "$static"
 	check_status "no-vdso-status-$t" 42 --no-vdso "$static" exit 42
@@ -729,6 +909,9 @@ for t in $TARGETS; do
 	check_not_executable "refuse-not-executable-$t" "$dyn"
 	check_missing_files "refuse-missing-files-$t" "$dyn"
 	check_bad_interpreter "refuse-bad-interpreter-$t" "$t" "$dyn"
+	check_fifos "$t" "$dyn"
+	check_empty_interpreter "$t" "$dyn"
+	check_realtime_epoch "realtime-epoch-$t" "$dyn"
 	check_loader_freestanding "loader-freestanding-$t" "$t"
 	check_loader_syscalls "loader-syscalls-static-$t" "$t" "$static"
 	check_loader_syscalls "loader-syscalls-dynamic-$t" "$t" "$dyn"

@@ -48,7 +48,9 @@ launch() { # DIR ARGS...
 	grep ' daemon [0-9]* at ' "$work/err" >>"$dir.pid" 2>/dev/null
 }
 has() { grep -q -- "$1" "$work/$2"; }
+value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
 show() { sed 's/^/    err: /' "$work/err"; }
+show_all() { sed 's/^/    out: /' "$work/out"; show; }
 
 check_started_then_found() { # NAME PROBE
 	d=$work/$1
@@ -119,9 +121,11 @@ check_daemon_loss() { # NAME SIGNAL PROBE
 	fi
 }
 
-# Keeper and watchdog both stopped: the next launch gets no answer, ends
-# the pair (the pages, which running programs may read, go to mode NONE)
-# and starts another.
+# Keeper and watchdog both stopped: the next launch gets no answer and
+# ends the pair, or finds the keeper already dead by its own deadline
+# (keeper_watch.h); either way the old keeper is gone (its pages, which
+# running programs may read, in mode NONE), the launch starts another, and
+# the old watchdog, continued, ends.
 check_stuck_replaced() { # NAME PROBE
 	launch "$work/$1" "$2" vdso
 	keeper=$(keeper_in)
@@ -132,15 +136,23 @@ check_stuck_replaced() { # NAME PROBE
 	fi
 	kill -STOP "$watchdog" "$keeper"
 	launch "$work/$1" "$2" vdso
-	# Dead: gone, or a zombie until init gets to it.
-	state=$(ps -o stat= -p "$watchdog" 2>/dev/null)
-	if [ "$status" -eq 0 ] && has 'timekeeper started: daemon' err && [ "${state#Z}" = "$state" ] &&
-	   [ -n "$state" ]; then
-		fail "$1" "the stuck daemon's watchdog $watchdog is still there ($state)"
-	elif [ "$status" -eq 0 ] && has 'timekeeper started: daemon' err
-	then pass "$1"
-	else fail "$1" "status $status, or the stuck daemon was not replaced"; show; fi
+	# Dead: gone, or a zombie until its parent gets to it.
+	kstate=$(ps -o stat= -p "$keeper" 2>/dev/null)
 	kill -CONT "$watchdog" "$keeper" 2>/dev/null
+	for i in $(seq 50); do
+		wstate=$(ps -o stat= -p "$watchdog" 2>/dev/null)
+		[ -z "$wstate" ] || [ "${wstate#Z}" != "$wstate" ] && break
+		sleep 0.1
+	done
+	if [ "$status" -ne 0 ] || ! has 'timekeeper started: daemon' err; then
+		fail "$1" "status $status, or the stuck daemon was not replaced"; show
+	elif [ -n "$kstate" ] && [ "${kstate#Z}" = "$kstate" ]; then
+		fail "$1" "the stuck daemon's keeper $keeper is still there ($kstate)"
+	elif [ -n "$wstate" ] && [ "${wstate#Z}" = "$wstate" ]; then
+		fail "$1" "the stuck daemon's watchdog $watchdog is still there ($wstate) once continued"
+	else
+		pass "$1"
+	fi
 }
 
 # The daemon watches a launch's process, which becomes QEMU (one process,
@@ -265,6 +277,279 @@ print(len(s.recv(4096)))'
 	else fail "$1" "status $status, the user's hello '$own', another user's '$other'"; show; fi
 }
 
+# What the cases below need to act as another user in namespaces of their
+# own: root, setpriv, Debian's python3 and the namespaces FLAGS name.
+can_act_as_others() { # NAME UNSHARE_FLAGS
+	if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null || [ ! -x /usr/bin/python3 ]; then
+		skip "$1" "acting as another user needs root, setpriv and /usr/bin/python3 (Debian packages util-linux, python3)"
+		return 1
+	fi
+	if ! unshare $2 true 2>/dev/null; then
+		skip "$1" "no such namespaces here (unshare $2 failed)"
+		return 1
+	fi
+}
+
+# Another user floods the machine's daemon (in a mount and network
+# namespace of the test's own): 2000 connects and closes from one process,
+# then 40 processes that stay connected.  The daemon keeps one entry for
+# the first and --max-launches-per-user=8 in all for the user (its
+# descriptors show it), refuses the rest in their hello, and a launch by
+# root is still served.
+check_flood() { # NAME PROBE
+	can_act_as_others "$1" -mn || return 0
+	flood='import os, socket, struct, sys, time
+path = sys.argv[1]
+for i in range(2000):
+    s = socket.socket(socket.AF_UNIX)
+    s.connect(path)
+    s.close()
+r, w = os.pipe()
+for i in range(40):
+    if os.fork() == 0:
+        s = socket.socket(socket.AF_UNIX)
+        s.connect(path)
+        h = s.recv(32)
+        refused = len(h) == 32 and struct.unpack("=IIiIQII", h)[5] & 2
+        os.write(w, b"R" if refused else b"S")
+        time.sleep(30)
+        os._exit(0)
+os.close(w)
+got = b""
+while len(got) < 40:
+    got += os.read(r, 40)
+print("served=%d refused=%d" % (got.count(b"S"), got.count(b"R")), flush=True)
+time.sleep(30)'
+	unshare -mn sh -u -c '
+		mount -t tmpfs -o mode=755 none /run
+		"$1" --system --idle-exit=30 --max-launches-per-user=8 2>/dev/null &
+		daemon=$!
+		# Its keeper forks once the pages are calibrated: it answers at once.
+		for i in $(seq 100); do
+			keeper=$(pgrep -P $daemon -x ppctime-tkd) && break
+			sleep 0.1
+		done
+		echo "fds_before=$(ls /proc/$keeper/fd | wc -l)"
+		setpriv --reuid=65534 --regid=65534 --clear-groups /usr/bin/python3 -c "$4" \
+			/run/ppctime/timekeeperd.sock >"$5" &
+		flooder=$!
+		for i in $(seq 300); do [ -s "$5" ] && break; sleep 0.1; done
+		echo "fds_after=$(ls /proc/$keeper/fd | wc -l) $(cat "$5")"
+		env -u PPCTIME_TIMEKEEPERD timeout 10 "$2" -v "$3" vdso >/dev/null
+		echo "launch=$?"
+		pkill -P $flooder; kill $flooder $daemon' \
+		sh "$top_builddir/launcher/ppctime-timekeeperd" "$run" "$2" "$flood" "$work/flood" \
+		>"$work/out" 2>"$work/err" </dev/null
+	before=$(value fds_before) after=$(value fds_after)
+	served=$(value served) refused=$(value refused) launched=$(value launch)
+	if [ "${before:-0}" -eq 0 ] || [ "${after:-0}" -eq 0 ] || [ -z "$served" ]; then
+		fail "$1" "the flood did not run"; show_all
+	elif [ "$((after - before))" -gt 10 ]; then
+		fail "$1" "the daemon holds $((after - before)) more descriptors after the flood"
+	elif [ "$served" -gt 8 ] || [ "$refused" -lt 32 ]; then
+		fail "$1" "$served of the user's 40 connections served, $refused refused, limit 8"
+	elif [ "$launched" != 0 ] || ! has 'timekeeper found: daemon [0-9]* at /run/ppctime/' err; then
+		fail "$1" "root's launch: status $launched, or not served by the machine's daemon"; show
+	else
+		pass "$1 (+$((after - before)) descriptors; $served served, $refused refused)"
+	fi
+}
+
+# Inside a user namespace with no uid map every unmapped user shows as
+# the overflow uid, the launch's own uid there: a daemon of another user
+# (uid 2002, in a mount namespace where the directory is its own) on the
+# victim's abstract name must not be taken for the victim's.
+check_unmapped_user() { # NAME PROBE
+	can_act_as_others "$1" -Umn || return 0
+	d=$work/$1
+	mkdir -m 700 "$d"
+	# Over $work, in a mount namespace of its own: the same directory, its;
+	# --system: it serves anyone on the name.
+	attacker='mount -t tmpfs -o mode=755 none "${1%/*}"
+		mkdir -m 700 "$1" && chown 2002:2002 "$1" && cp "$2" "$1.daemon" &&
+		exec setpriv --reuid=2002 --regid=2002 --clear-groups "$1.daemon" \
+			--system --socket-dir="$1" --idle-exit=20'
+	unshare -n sh -u -c '
+		unshare -m sh -c "$5" sh "$1" "$2" 2>/dev/null &
+		attacker=$!
+		for i in $(seq 50); do grep -q "@$1/timekeeperd.sock" /proc/net/unix && break; sleep 0.1; done
+		PPCTIME_TIMEKEEPERD=$1 unshare -U "$3" -v "$4" vdso
+		echo "status=$?"
+		kill $attacker' sh "$d" "$top_builddir/launcher/ppctime-timekeeperd" "$run" "$2" \
+		"$attacker" >"$work/out" 2>"$work/err" </dev/null
+	if [ "$(value status)" != 0 ]; then
+		fail "$1" "status $(value status)"; show
+	elif has 'timekeeper found' err || ! has 'overflow uid' err; then
+		fail "$1" "the launch took another user's daemon as its own"; show
+	else
+		pass "$1"
+	fi
+}
+
+# A daemon keeps the initial time namespace's clocks: a launch in another
+# (unshare --time) keeps its own timekeeper and starts none, one outside
+# never gets pages with a namespace's offsets, and one inside with a daemon
+# outside never reads that daemon's.  Each compares its clock with the
+# system call's.
+check_time_namespaces() { # NAME PROBE
+	if [ "$(id -u)" -ne 0 ] || ! unshare -T --monotonic=1 true 2>/dev/null; then
+		skip "$1" "no time namespace here (unshare -T, as root)"
+		return
+	fi
+	d=$work/$1 probe=$2
+	dirs="$dirs $d"
+	mkdir -m 700 "$d"
+	compare() { # COMMAND ARGS...: in which to launch
+		PPCTIME_TIMEKEEPERD=$d "$@" "$run" -v "$probe" compare 300 monotonic boottime \
+			>"$work/out" 2>"$work/err" </dev/null
+		status=$?
+		grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
+		worst=$(($(value worst_monotonic) + $(value worst_boottime)))
+	}
+	compare unshare -T --monotonic=86400 --boottime=86400
+	inside_started=$(grep -c 'timekeeper started' "$work/err")
+	inside=$worst inside_status=$status
+	compare env
+	outside=$worst outside_status=$status
+	compare unshare -T --monotonic=-1000 --boottime=-1000
+	below=$worst below_status=$status
+	if [ "$inside_status$outside_status$below_status" != 000 ]; then
+		fail "$1" "statuses $inside_status, $outside_status, $below_status"; show
+	elif [ "$inside_started" -ne 0 ]; then
+		fail "$1" "a launch in a time namespace started a daemon"
+	elif [ "$inside" -gt 1000000 ] || [ "$outside" -gt 1000000 ] || [ "$below" -gt 1000000 ]; then
+		fail "$1" "off the system call by $inside ns (+86400 s inside), $outside ns (outside), $below ns (-1000 s inside)"
+	else
+		pass "$1"
+	fi
+}
+
+# Another user holds the user's abstract name (no daemon yet): where the
+# user's directory is seen, the launch starts the user's daemon there
+# anyway.
+check_squatted_name() { # NAME PROBE
+	can_act_as_others "$1" -n || return 0
+	d=$work/$1
+	dirs="$dirs $d"
+	mkdir -m 700 "$d"
+	squat='import socket, sys, time
+s = socket.socket(socket.AF_UNIX)
+s.bind("\0" + sys.argv[1])
+s.listen(8)
+print("bound", flush=True)
+time.sleep(30)'
+	unshare -n sh -u -c '
+		setpriv --reuid=2002 --regid=2002 --clear-groups /usr/bin/python3 -c "$4" \
+			"$1/timekeeperd.sock" >"$1.squat" &
+		squatter=$!
+		for i in $(seq 100); do [ -s "$1.squat" ] && break; sleep 0.1; done
+		PPCTIME_TIMEKEEPERD=$1 "$2" -v "$3" vdso
+		echo "status=$?"
+		kill $squatter' sh "$d" "$run" "$2" "$squat" >"$work/out" 2>"$work/err" </dev/null
+	grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
+	if [ "$(value status)" = 0 ] && has 'timekeeper started: daemon' err; then
+		pass "$1"
+	else
+		fail "$1" "status $(value status), or no daemon started beside the squatter"; show
+	fi
+}
+
+# A launch stopped while it holds the spawn lock delays the others by a
+# bounded time: they keep their own timekeepers meanwhile.
+check_spawn_lock_held() { # NAME PROBE
+	d=$work/$1
+	mkdir -m 700 "$d"
+	"$PYTHON" -c 'import fcntl, sys, time
+f = open(sys.argv[1], "w")
+fcntl.flock(f, fcntl.LOCK_EX)
+print("held", flush=True)
+time.sleep(60)' "$d/spawn.lock" >"$work/held" &
+	holder=$!
+	for i in $(seq 100); do [ -s "$work/held" ] && break; sleep 0.1; done
+	PPCTIME_TIMEKEEPERD=$d timeout 20 "$run" -v "$2" vdso >"$work/out" 2>"$work/err" </dev/null
+	status=$?
+	kill $holder
+	if [ "$status" -eq 0 ] && has 'held by another launch' err && has 'private timekeeper' err
+	then pass "$1"
+	else fail "$1" "status $status (124: it waited for the lock)"; show; fi
+}
+
+# The daemon a launch starts is a daemon: in /, none of the launch's files
+# open (stdio /dev/null, so no $(...) waits for it), also when the launch
+# is short of descriptors.
+check_daemonized() { # NAME PROBE
+	d=$work/$1
+	dirs="$dirs $d"
+	mkdir -m 700 "$d" "$d.cwd"
+	(cd "$d.cwd" && ulimit -Sn 9 && PPCTIME_TIMEKEEPERD=$d "$run" -v "$2" vdso) \
+		>"$work/out" 2>"$work/err" </dev/null
+	status=$?
+	for i in $(seq 50); do [ -S "$d/timekeeperd.sock" ] && break; sleep 0.1; done
+	watchdog=$(pgrep -o -f "ppctime-timekeeperd --socket-dir=$d ")
+	keeper=$(pgrep -P "${watchdog:-0}" -x ppctime-tkd)
+	[ -n "$keeper" ] && echo " daemon $keeper at " >>"$d.pid"
+	cwd=$(readlink "/proc/$keeper/cwd") out=$(readlink "/proc/$keeper/fd/1")
+	if [ "$status" -ne 0 ] || [ -z "$keeper" ]; then
+		fail "$1" "status $status, or no daemon started"; show
+	elif [ "$cwd" != / ] || [ "$out" != /dev/null ]; then
+		fail "$1" "the daemon runs in '$cwd' with stdout '$out'"
+	else
+		pass "$1"
+	fi
+}
+
+# Keeper and watchdog both stopped while a program reads the coarse clock
+# (SIGSTOP; a frozen cgroup alike): the keeper's deadline kills it, so the
+# program's clock stands still for KEEPER_DEADLINE_MS (400 ms) at most,
+# not for as long as the daemon is stopped (2 s).
+check_daemon_frozen() { # NAME PROBE
+	d=$work/$1
+	launch "$d" "$2" vdso
+	keeper=$(keeper_in)
+	watchdog=$(ps -o ppid= -p "$keeper" 2>/dev/null | tr -d ' ')
+	PPCTIME_TIMEKEEPERD=$d "$run" "$2" compare 3000 monotonic-coarse \
+		>"$work/out" 2>"$work/err" </dev/null &
+	launcher=$!
+	sleep 0.5
+	[ -n "$watchdog" ] && kill -STOP "$watchdog" "$keeper"
+	sleep 2
+	[ -n "$watchdog" ] && kill -CONT "$watchdog" "$keeper" 2>/dev/null
+	wait $launcher
+	status=$?
+	coarse=$(value worst_monotonic-coarse)
+	if [ -z "$watchdog" ] || [ "$status" -ne 0 ] || [ -z "$coarse" ]; then
+		fail "$1" "daemon '$keeper', status $status"; show
+	elif [ "$coarse" -gt 800000000 ]; then
+		fail "$1" "the coarse clock stood still for $coarse ns"
+	else
+		pass "$1 (worst $coarse ns)"
+	fi
+}
+
+# A daemon exiting for idleness as a launch connects resets the
+# connection: the launch starts the next daemon, as when it hangs up.
+check_reset_retried() { # NAME PROBE
+	d=$work/$1
+	dirs="$dirs $d"
+	mkdir -m 700 "$d"
+	"$PYTHON" -c 'import os, select, socket, sys
+path = sys.argv[1] + "/timekeeperd.sock"
+s = socket.socket(socket.AF_UNIX)
+s.bind(path)
+s.listen(8)
+print("listening", flush=True)
+select.select([s], [], [], 20)
+os.unlink(path)
+s.close()' "$d" >"$work/listening" &
+	fake=$!
+	for i in $(seq 100); do [ -s "$work/listening" ] && break; sleep 0.1; done
+	launch "$d" "$2" vdso
+	wait $fake
+	if [ "$status" -eq 0 ] && has 'timekeeper started: daemon' err
+	then pass "$1"
+	else fail "$1" "status $status, or the reset was not tried again"; show; fi
+}
+
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
 	if [ ! -x "$dyn" ] || [ ! -x "$top_builddir/launcher/ppctime-timekeeperd" ]; then
@@ -282,5 +567,17 @@ for t in $TARGETS; do
 	check_open_dir_refused "daemon-open-dir-refused-$t" "$dyn"
 	check_machine_daemon "daemon-machine-socket-activated-$t" "$dyn"
 	check_name_serves_user_only "daemon-name-serves-user-only-$t" "$dyn"
+	checked=$dyn
 done
+# The daemon's own defences, once: they are the same for every target.
+if [ -n "${checked-}" ]; then
+	check_flood daemon-flood-bounded "$checked"
+	check_unmapped_user daemon-unmapped-user-refused "$checked"
+	check_time_namespaces daemon-time-namespaces "$checked"
+	check_squatted_name daemon-squatted-name-started "$checked"
+	check_spawn_lock_held daemon-spawn-lock-bounded "$checked"
+	check_daemonized daemon-daemonized "$checked"
+	check_daemon_frozen daemon-frozen-deadline "$checked"
+	check_reset_retried daemon-reset-retried "$checked"
+fi
 exit $failed

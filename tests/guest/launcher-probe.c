@@ -10,6 +10,11 @@
  *   env               the environment
  *   exit N            exit status N
  *   signal N          die by signal N
+ *   signals           a line for each SIGUSR1 and SIGTERM as it comes, after
+ *                     "ready"; exit 0 500 ms after the first SIGTERM (a
+ *                     second one would show by then)
+ *   nofile            the soft RLIMIT_NOFILE, and how many descriptors the
+ *                     program can open
  *   calls N CLOCK     N glibc clock_gettime(CLOCK) calls (for a syscall count)
  *   compare MS CLOCK...  for MS milliseconds, glibc's clock_gettime against
  *                     the system call: prints the reads, how many were out
@@ -38,6 +43,7 @@
 #include <signal.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <time.h>
@@ -291,6 +297,38 @@ static void compare_all(int after_s)
 	fflush(stdout);
 }
 
+static volatile sig_atomic_t terminated;
+
+/* A line per delivery, by write(): stdio is not for signal handlers. */
+static void count_signal(int sig)
+{
+	terminated |= sig == SIGTERM;
+	write(STDOUT_FILENO, sig == SIGTERM ? "TERM\n" : "USR1\n", 5);
+}
+
+/* Each SIGUSR1 and SIGTERM sent, seen once per sending. */
+static int count_signals(void)
+{
+	struct timespec rest = { 0, 500000000 };
+	sigset_t both, before;
+
+	sigemptyset(&both);
+	sigaddset(&both, SIGUSR1);
+	sigaddset(&both, SIGTERM);
+	sigprocmask(SIG_BLOCK, &both, &before);
+	signal(SIGUSR1, count_signal);
+	signal(SIGTERM, count_signal);
+	alarm(60);
+	printf("ready\n");
+	fflush(stdout);
+	while (!terminated)
+		sigsuspend(&before);
+	sigprocmask(SIG_SETMASK, &before, NULL);
+	while (nanosleep(&rest, &rest) < 0)
+		;
+	return 0;
+}
+
 /* A daemon's view of the clocks once the program that started it is gone. */
 static int orphan(int parent_waits)
 {
@@ -363,6 +401,18 @@ int main(int argc, char **argv)
 		raise(atoi(argv[2]));
 		return 99;
 	}
+	if (!strcmp(cmd, "signals"))
+		return count_signals();
+	if (!strcmp(cmd, "nofile")) {
+		struct rlimit nofile;
+		int opened = 0;
+
+		getrlimit(RLIMIT_NOFILE, &nofile);
+		while (open("/", O_RDONLY) >= 0)
+			opened++;
+		printf("nofile=%llu free=%d\n", (unsigned long long)nofile.rlim_cur, opened);
+		return 0;
+	}
 	if (!strcmp(cmd, "calls") && argc == 4) {
 		struct timespec ts;
 
@@ -402,7 +452,7 @@ int main(int argc, char **argv)
 		printf("minuteswest=%d dsttime=%d\n", tz.tz_minuteswest, tz.tz_dsttime);
 		return 0;
 	}
-	fprintf(stderr, "usage: %s vdso|echo ARGS|env|exit N|signal N|calls N CLOCK|"
+	fprintf(stderr, "usage: %s vdso|echo ARGS|env|exit N|signal N|signals|nofile|calls N CLOCK|"
 		"compare MS CLOCK...|orphan exit|wait|year|tz|auxv|identity ARGS|env\n", argv[0]);
 	return 2;
 }
