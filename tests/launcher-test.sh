@@ -336,9 +336,16 @@ check_group_signal() { # NAME PROBE
 		has '^ready$' out && break
 		sleep 0.05
 	done
-	for _ in 1 2 3; do
+	# Each once the program has seen the one before, so that none merges
+	# with another however busy the machine; a second delivery comes at
+	# once.
+	for sent in 1 2 3; do
 		kill -USR1 "-$group"
-		sleep 0.3
+		for _ in $(seq 100); do
+			[ "$(grep -c '^USR1$' "$work/out")" -ge "$sent" ] && break
+			sleep 0.05
+		done
+		sleep 0.2
 	done
 	kill -TERM "-$group"
 	wait $group
