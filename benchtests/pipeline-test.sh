@@ -45,6 +45,8 @@ for t in $TARGETS; do
 		grep -qxF "$heading" "$report" 2>/dev/null || grep -qF "$heading (" "$report" 2>/dev/null ||
 			missing="$missing '$heading'"
 	done
+	grep -q "^Keeper CPU bound, [0-9.]*% of a core for the shared daemon: \(within\|OVER\) (worst " "$report" ||
+		missing="$missing 'Keeper CPU bound'"
 	if [ -z "$missing" ]; then
 		pass "$t: report.md has every table"
 	else

@@ -118,11 +118,19 @@ $(launcher_units): launcher/%: $(launcher_src)/%.in Makefile
 # The preload that has QEMU load the loader in PROGRAM's place
 # (launch_protocol.h): a host shared object, private to ppctime-run (no
 # soname: nothing links with it).
+# It answers QEMU's time calls with guest_clock.c, the vDSO's core built
+# for the host.
 launcher/ppctime-qemu-preload.so: $(launcher_src)/qemu-preload.c $(launcher_src)/launch_protocol.h \
-		Makefile
+		$(launcher_src)/guest_clock.c $(launcher_src)/guest_clock.h \
+		$(launcher_src)/host-arch/asm/vdso/gettimeofday.h $(launcher_src)/timekeeper.h \
+		$(launcher_src)/tsc.h $(srcdir)/vdso-kernel/lib/gettimeofday.c \
+		$(srcdir)/vdso-kernel/include/vdso/datapage.h \
+		$(srcdir)/vdso-kernel/include/vdso/compiler.h targets.h Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -I$(launcher_src) -shared -fPIC -o $@ $<
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(LDFLAGS) -I$(launcher_src) -I. \
+		-I$(launcher_src)/host-arch -I$(srcdir)/vdso-kernel/include -DHZ=$(HZ) \
+		-shared -fPIC -o $@ $(launcher_src)/qemu-preload.c $(launcher_src)/guest_clock.c -ldl
 
 # The loader: static, with no C library (its own _start and system calls;
 # no loop turned into a call of the memset it does not have; no unwind

@@ -61,24 +61,30 @@ static uint32_t get32(const uint8_t *page, const struct timekeeper_target *t,
  * (a writer died half way, or the page is new) stays odd rather than
  * becoming even with a half-written page behind it.
  */
-void page_write_begin(struct timekeeper *tk, uint32_t seq[CS_BASES])
+void page_write_begin(struct timekeeper *tk, struct page_seqs *s)
 {
-	const struct timekeeper_target *t = &tk->target;
+	for (int p = 0; p < tk->nr_pages; p++) {
+		const struct timekeeper_target *t = &tk->pages[p].target;
+		uint8_t *page = tk->pages[p].data;
 
-	for (int i = 0; i < CS_BASES; i++) {
-		seq[i] = get32(tk->page, t, DATA_FIELD(t, i, seq)) | 1;
-		put32(tk->page, t, DATA_FIELD(t, i, seq), seq[i]);
+		for (int i = 0; i < CS_BASES; i++) {
+			s->seq[p][i] = get32(page, t, DATA_FIELD(t, i, seq)) | 1;
+			put32(page, t, DATA_FIELD(t, i, seq), s->seq[p][i]);
+		}
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 }
 
-void page_write_end(struct timekeeper *tk, const uint32_t seq[CS_BASES])
+void page_write_end(struct timekeeper *tk, const struct page_seqs *s)
 {
-	const struct timekeeper_target *t = &tk->target;
-
 	__atomic_thread_fence(__ATOMIC_RELEASE);
-	for (int i = 0; i < CS_BASES; i++)
-		put32(tk->page, t, DATA_FIELD(t, i, seq), seq[i] + 1);
+	for (int p = 0; p < tk->nr_pages; p++) {
+		const struct timekeeper_target *t = &tk->pages[p].target;
+
+		for (int i = 0; i < CS_BASES; i++)
+			put32(tk->pages[p].data, t, DATA_FIELD(t, i, seq), s->seq[p][i] + 1);
+		tk->pages[p].written = 1;
+	}
 }
 
 /*
@@ -88,43 +94,46 @@ void page_write_end(struct timekeeper *tk, const uint32_t seq[CS_BASES])
  */
 void page_write_vclock(struct timekeeper *tk, int i, const struct vclock *vc)
 {
-	const struct timekeeper_target *t = &tk->target;
-	uint8_t *page = tk->page;
+	for (int p = 0; p < tk->nr_pages; p++) {
+		struct timekeeper_page *pg = &tk->pages[p];
+		const struct timekeeper_target *t = &pg->target;
+		uint8_t *page = pg->data;
 
-	if (!tk->updates || vc->clock_mode != tk->page_mode[i]) {
-		put32(page, t, DATA_FIELD(t, i, clock_mode), vc->clock_mode);
-		tk->page_mode[i] = vc->clock_mode;
+		if (!pg->written || vc->clock_mode != pg->mode[i]) {
+			put32(page, t, DATA_FIELD(t, i, clock_mode), vc->clock_mode);
+			pg->mode[i] = vc->clock_mode;
+		}
+		put64(page, t, DATA_FIELD(t, i, cycle_last), vc->cycle_last);
+		put64(page, t, DATA_FIELD(t, i, mask), UINT64_MAX);
+		put32(page, t, DATA_FIELD(t, i, mult), vc->mult);
+		put32(page, t, DATA_FIELD(t, i, shift), vc->shift);
+		for (int k = 0; k < VDSO_BASES; k++) {
+			put64(page, t, DATA_FIELD(t, i, basetime[k].sec), vc->base[k].sec);
+			put64(page, t, DATA_FIELD(t, i, basetime[k].nsec), vc->base[k].nsec);
+		}
+		/* The vDSO reads these from data[0]; data[1] gets the same. */
+		put32(page, t, DATA_FIELD(t, i, tz_minuteswest), tk->tz.tz_minuteswest);
+		put32(page, t, DATA_FIELD(t, i, tz_dsttime), tk->tz.tz_dsttime);
+		put32(page, t, DATA_FIELD(t, i, hrtimer_res), tk->hrtimer_res);
+		put32(page, t, DATA_FIELD(t, i, coarse_res), tk->coarse_res);
 	}
-	put64(page, t, DATA_FIELD(t, i, cycle_last), vc->cycle_last);
-	put64(page, t, DATA_FIELD(t, i, mask), UINT64_MAX);
-	put32(page, t, DATA_FIELD(t, i, mult), vc->mult);
-	put32(page, t, DATA_FIELD(t, i, shift), vc->shift);
-	for (int k = 0; k < VDSO_BASES; k++) {
-		put64(page, t, DATA_FIELD(t, i, basetime[k].sec), vc->base[k].sec);
-		put64(page, t, DATA_FIELD(t, i, basetime[k].nsec), vc->base[k].nsec);
-	}
-	/* The vDSO reads these from data[0]; data[1] gets the same. */
-	put32(page, t, DATA_FIELD(t, i, tz_minuteswest), tk->tz.tz_minuteswest);
-	put32(page, t, DATA_FIELD(t, i, tz_dsttime), tk->tz.tz_dsttime);
-	put32(page, t, DATA_FIELD(t, i, hrtimer_res), tk->hrtimer_res);
-	put32(page, t, DATA_FIELD(t, i, coarse_res), tk->coarse_res);
 }
 
 void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES])
 {
-	uint32_t seq[CS_BASES];
+	struct page_seqs s;
 
-	page_write_begin(tk, seq);
+	page_write_begin(tk, &s);
 	for (int i = 0; i < CS_BASES; i++)
 		page_write_vclock(tk, i, &vc[i]);
-	page_write_end(tk, seq);
+	page_write_end(tk, &s);
 }
 
-void page_write_tbfreq(struct timekeeper *tk)
+void page_write_tbfreq(struct timekeeper *tk, struct timekeeper_page *p)
 {
-	const struct timekeeper_target *t = &tk->target;
+	const struct timekeeper_target *t = &p->target;
 
-	put64(tk->page, t, t->is64 ? VDSO_TBFREQ_OFFSET64 : VDSO_TBFREQ_OFFSET32,
+	put64(p->data, t, t->is64 ? VDSO_TBFREQ_OFFSET64 : VDSO_TBFREQ_OFFSET32,
 	      tk->tb_ticks_per_sec);
 }
 
@@ -155,9 +164,9 @@ static void *clear_mode_at_exit_thread(void *arg)
  * (set_tid_address(2)) on one of the page's clock_mode fields, two per
  * field: the first 2 * CS_BASES - n of data[0]'s are the caller's to set.
  */
-static int clear_mode_threads(struct timekeeper *tk, int n)
+static int clear_mode_threads(struct timekeeper_page *pg, int n)
 {
-	const struct timekeeper_target *t = &tk->target;
+	const struct timekeeper_target *t = &pg->target;
 	struct clear_mode_at_exit helpers[2 * CS_BASES];
 	pthread_attr_t attr;
 	pthread_t thread;
@@ -171,7 +180,7 @@ static int clear_mode_threads(struct timekeeper *tk, int n)
 		e = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	for (k = 0; k < n && !e; k++) {
 		helpers[k] = (struct clear_mode_at_exit){
-			tk->page + DATA_FIELD(t, (k + 2 * CS_BASES - n) / 2, clock_mode),
+			pg->data + DATA_FIELD(t, (k + 2 * CS_BASES - n) / 2, clock_mode),
 			&started };
 		e = pthread_create(&thread, &attr, clear_mode_at_exit_thread, &helpers[k]);
 	}
@@ -193,19 +202,27 @@ static int clear_mode_threads(struct timekeeper *tk, int n)
  * exits, but only while another thread still shares its memory.  So each
  * clock_mode gets two threads: whichever of the four dies last, both
  * fields are cleared by one that died before.  This thread, the writer,
- * is one of data[0]'s: its own write comes after its last update for sure.
+ * is one of the first page's data[0]'s: its own write comes after its
+ * last update for sure.
  */
 int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
 {
-	if (clear_mode_threads(tk, 2 * CS_BASES - 1))
+	struct timekeeper_page *first = &tk->pages[0];
+
+	if (clear_mode_threads(first, 2 * CS_BASES - 1))
 		return -1;
+	for (int p = 1; p < tk->nr_pages; p++)
+		if (clear_mode_threads(&tk->pages[p], 2 * CS_BASES))
+			return -1;
 	syscall(SYS_set_tid_address,
-		tk->page + DATA_FIELD(&tk->target, CS_HRES_COARSE, clock_mode));
+		first->data + DATA_FIELD(&first->target, CS_HRES_COARSE, clock_mode));
 	return 0;
 }
 
-/* A thread has one clear_child_tid: a writer of several pages lends it to none. */
 int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk)
 {
-	return clear_mode_threads(tk, 2 * CS_BASES);
+	for (int p = 0; p < tk->nr_pages; p++)
+		if (clear_mode_threads(&tk->pages[p], 2 * CS_BASES))
+			return -1;
+	return 0;
 }

@@ -15,19 +15,27 @@
 #include "timekeeper.h"
 #include "vclock.h"
 
-/* An update begins: seq[] is for page_write_end(). */
-void page_write_begin(struct timekeeper *tk, uint32_t seq[CS_BASES]);
+/* Every page's seqs during an update. */
+struct page_seqs {
+	uint32_t seq[TIMEKEEPER_MAX_PAGES][CS_BASES];
+};
+
+/*
+ * An update of every page begins: all of them odd before anything is
+ * written, so one instant read after this lies in every page's update.
+ */
+void page_write_begin(struct timekeeper *tk, struct page_seqs *s);
 
 /* seq even again, one past page_write_begin()'s. */
-void page_write_end(struct timekeeper *tk, const uint32_t seq[CS_BASES]);
+void page_write_end(struct timekeeper *tk, const struct page_seqs *s);
 
-/* data[i] from vc, between page_write_begin() and page_write_end(). */
+/* data[i] of every page from vc, between page_write_begin() and _end(). */
 void page_write_vclock(struct timekeeper *tk, int i, const struct vclock *vc);
 
 /* data[0] and data[1] from vc[], in one update. */
 void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES]);
 
-/* tb_ticks_per_sec, which the vDSO reads without the seqcount. */
-void page_write_tbfreq(struct timekeeper *tk);
+/* tb_ticks_per_sec of page p, which the vDSO reads without the seqcount. */
+void page_write_tbfreq(struct timekeeper *tk, struct timekeeper_page *p);
 
 #endif /* PPCTIME_DATAPAGE_WRITER_H */

@@ -48,13 +48,25 @@ void keeper_watch_start(struct keeper_watch *w, pid_t keeper, unsigned update_hz
 	w->last_look_ms = w->moved_ms;
 }
 
+void keeper_watch_alerted(struct keeper_watch *w)
+{
+	/* Until a stop would have counted, and a little more. */
+	w->closely_until_ms = now_ms() + 4 * KEEPER_STALL_STOPPED_MS;
+}
+
+int keeper_watch_wait_ms(const struct keeper_watch *w)
+{
+	return now_ms() < w->closely_until_ms ? KEEPER_STALL_STOPPED_MS / 4 : w->poll_ms;
+}
+
 int keeper_watch_look(struct keeper_watch *w, uint64_t updates, char *why, size_t len)
 {
-	long long now = now_ms(), still;
+	long long now = now_ms(), still, every = keeper_watch_wait_ms(w);
 	char state;
 
-	/* A gap in our own looking (stopped, descheduled) proves nothing. */
-	if (updates != w->last_updates || now - w->last_look_ms > 2 * w->poll_ms + 30)
+	/* A gap in our own looking (stopped, descheduled) proves nothing,
+	 * nor a look between alerts, where we do not look. */
+	if (updates != w->last_updates || every < 0 || now - w->last_look_ms > 2 * every + 30)
 		w->moved_ms = now;
 	w->last_updates = updates;
 	w->last_look_ms = now;

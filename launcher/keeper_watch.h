@@ -3,8 +3,9 @@
  * The one rule by which a watchdog gives up on a timekeeper: ppctime-run's
  * for a launch's own keeper, ppctime-timekeeperd's for the shared one.
  *
- * A keeper updates every period (1 ms by default).  Stopped (SIGSTOP, a
- * tracer) it counts as stalled once its update count has stayed put
+ * A keeper updates every period (by default just after the host's ticks,
+ * at most 50 times a second).  Stopped (SIGSTOP, a tracer) it counts as
+ * stalled once its update count has stayed put
  * KEEPER_STALL_STOPPED_MS (or 2 periods), since until then the coarse
  * clocks stand still; in any other state after KEEPER_STALL_MS (or 3
  * periods): merely waiting for a busy CPU is no reason to give up the
@@ -22,16 +23,37 @@
 #define KEEPER_STALL_STOPPED_MS	20
 #define KEEPER_STALL_MS		200
 
+/*
+ * How often a watchdog looks, if at all.  The keeper is its child: a stop
+ * sends it SIGCHLD, after which it looks four times as often as a stop
+ * counts for a while (keeper_watch_alerted()), so a stop is seen in time
+ * without waking often otherwise.  A keeper with a deadline of its own
+ * (below) needs no other looks: whatever else stalls it, the deadline
+ * ends it, and its death is seen at once.
+ */
+#define KEEPER_WATCH_POLL_MS	100
+#define KEEPER_WATCH_ALERTS_ONLY	(-1)
+
 struct keeper_watch {
 	pid_t keeper;
 	long long period_ms, poll_ms;	/* its updates', our looks' */
 	uint64_t last_updates;
 	long long moved_ms, last_look_ms;
+	long long closely_until_ms;	/* after a SIGCHLD */
 };
 
-/* Watch keeper, which has made updates so far, looking every poll_ms. */
+/*
+ * Watch keeper, which has made updates so far, looking every poll_ms
+ * (KEEPER_WATCH_POLL_MS, or KEEPER_WATCH_ALERTS_ONLY: after SIGCHLD only).
+ */
 void keeper_watch_start(struct keeper_watch *w, pid_t keeper, unsigned update_hz,
 			long long poll_ms, uint64_t updates);
+
+/* The keeper's SIGCHLD came: a stop or a continue. */
+void keeper_watch_alerted(struct keeper_watch *w);
+
+/* How long, in ms, until the next look: poll()'s timeout (-1: none). */
+int keeper_watch_wait_ms(const struct keeper_watch *w);
 
 /*
  * A look at the keeper's update count: 0 while it keeps up; otherwise it

@@ -14,8 +14,11 @@
  * so QEMU's own exec_path, argv, AT_EXECFN, /proc/self/exe and
  * /proc/self/cmdline are PROGRAM's, and its environment (the guest's
  * /proc/self/environ) is the user's, with nothing of ours in it.
- * QEMU also gets a memfd named LAUNCH_MEMFD holding "LOADER_FD LAUNCH" in
- * decimal.  Before QEMU's main(), the preload finds it, closes it, makes
+ * QEMU also gets a memfd named LAUNCH_MEMFD holding "LOADER_FD TARGET TIME
+ * LAUNCH": TARGET's name as in targets.txt, TIME LAUNCH_TIME_PAGE or
+ * LAUNCH_TIME_HOST, numbers in decimal.  Before QEMU's main(), the preload
+ * finds it, closes it, maps DATA_FD's data page to answer QEMU's time
+ * calls from unless TIME says the host's (qemu-preload.c), makes
  * QEMU's getauxval(AT_EXECFD) LOADER_FD, the loader, open, and sets
  * LAUNCH_ENV=LAUNCH in the environment QEMU copies for the guest.  QEMU
  * then loads the loader from that descriptor, as under binfmt_misc's 'O'
@@ -28,6 +31,10 @@
 
 /* Found by name, read and closed by the preload, in QEMU before main(). */
 #define LAUNCH_MEMFD		"ppctime-launch"
+/* Who answers the guest's time system calls: the data page, or the host. */
+#define LAUNCH_TIME_PAGE	"page"
+#define LAUNCH_TIME_HOST	"host"
+
 /* Set by the preload; read and removed by the loader, in the guest. */
 #define LAUNCH_ENV		"PPCTIME_LAUNCH"
 

@@ -47,6 +47,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
+#include <sys/signalfd.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -69,7 +70,6 @@
 #define PPCTIME_STRING(x) PPCTIME_STRING_(x)
 
 /* How often the watchdog looks at a launch's own keeper (keeper_watch.h). */
-#define WATCH_POLL_MS	10
 
 struct target {
 	const char *name;
@@ -116,12 +116,17 @@ static const char usage_text[] =
 	"  --tz=MINUTES[,DST] the timezone gettimeofday reports: minutes west of\n"
 	"                     Greenwich, -900 to 900, and the DST flag, any int\n"
 	"                     (default: the host's)\n"
-	"  --update-hz=N      timekeeper updates per second (default %d, at most %d)\n"
+	"  --update-hz=N      timekeeper updates per second, at most %2$d (default:\n"
+	"                     after the host's ticks, at most %1$d a second)\n"
 	"  --timekeeper=MODE  auto (default): mirror the host kernel's timekeeping\n"
 	"                     where it can, else steer its own; mirror; or steer\n"
 	"  --private-timekeeper\n"
 	"                     a timekeeper of its own, not the shared one (the four\n"
 	"                     options above imply it)\n"
+	"  --host-time-syscalls\n"
+	"                     QEMU answers PROGRAM's time system calls with the\n"
+	"                     host's clocks, as plain QEMU does, not from the data\n"
+	"                     page its vDSO reads (to compare the two)\n"
 	"  -v, --verbose      say which timekeeper keeps time and how (stderr)\n"
 	"  --binfmt-register  make ppctime-run the kernel's handler (binfmt_misc) of\n"
 	"                     powerpc programs, in front of QEMU's own: every program\n"
@@ -399,11 +404,13 @@ static int for_qemu(int fd, const char *what)
 
 /* The memfd, found by its name, the preload takes LOADER_FD and the loader's
  * arguments from (launch_protocol.h): none of them is in QEMU's environment. */
-static void launch_memfd(int loader_fd, const char *launch)
+static void launch_memfd(int loader_fd, const char *target, bool host_time,
+			 const char *launch)
 {
 	int fd = memfd_create(LAUNCH_MEMFD, 0);
 
-	if (fd < 0 || dprintf(fd, "%d %s", loader_fd, launch) < 0)
+	if (fd < 0 || dprintf(fd, "%d %s %s %s", loader_fd, target,
+			      host_time ? LAUNCH_TIME_HOST : LAUNCH_TIME_PAGE, launch) < 0)
 		refuse("cannot write the launch memfd: %s", fd_error());
 	for_qemu(fd, "the launch memfd");
 }
@@ -686,6 +693,7 @@ struct watch {
 	pid_t keeper;			/* the launch's own; 0: none, or gone */
 	int keeper_fd;
 	int daemon_fd;			/* the shared keeper's socket, or -1 */
+	int sigchld_fd;			/* the keeper's stops, or -1 */
 	struct timekeeper *tk;		/* shared with the keeper, or NULL */
 	void *pages;			/* the keeper's to write */
 	size_t pages_len;
@@ -731,16 +739,20 @@ static void reap_keeper(struct watch *w)
 static void watch_launch(struct watch *w)
 {
 	while (w->keeper || w->daemon_fd >= 0) {
-		struct pollfd fds[3] = {
+		struct pollfd fds[4] = {
 			{ .fd = w->launch_fd, .events = POLLIN },
 			{ .fd = w->keeper_fd, .events = POLLIN },
 			{ .fd = w->daemon_fd, .events = POLLIN },
+			{ .fd = w->keeper ? w->sigchld_fd : -1, .events = POLLIN },
 		};
+		struct signalfd_siginfo si;
 
 		/* The shared keeper has a watchdog of its own: no need to look. */
-		if ((poll(fds, 3, w->keeper ? WATCH_POLL_MS : -1) < 0 && errno != EINTR) ||
-		    fds[0].revents)
+		if ((poll(fds, 4, w->keeper ? keeper_watch_wait_ms(&w->stall) : -1) < 0 &&
+		     errno != EINTR) || fds[0].revents)
 			return;
+		if (fds[3].revents & POLLIN && read(w->sigchld_fd, &si, sizeof(si)) == sizeof(si))
+			keeper_watch_alerted(&w->stall);
 		if (w->keeper && fds[1].revents & POLLIN)
 			reap_keeper(w);
 		else if (w->keeper)
@@ -787,11 +799,20 @@ static void __attribute__((noreturn)) run_watchdog(struct watch *w, int ready_fd
 	/* A closed stderr must not end us, and with us the keeper. */
 	signal(SIGPIPE, SIG_IGN);
 	if (w->tk) {
+		sigset_t chld;
+
+		/* Blocked before the fork: no stop goes unseen. */
+		sigemptyset(&chld);
+		sigaddset(&chld, SIGCHLD);
+		sigprocmask(SIG_BLOCK, &chld, NULL);
+		w->sigchld_fd = signalfd(-1, &chld, SFD_CLOEXEC);
+		if (w->sigchld_fd < 0)
+			refuse("signalfd: %s", fd_error());
 		w->keeper = start_timekeeper(w->tk);
 		/* From here the keeper is the pages' one writer. */
 		munmap(w->pages, w->pages_len);
 		w->keeper_fd = pidfd_of(w->keeper);
-		keeper_watch_start(&w->stall, w->keeper, w->update_hz, WATCH_POLL_MS,
+		keeper_watch_start(&w->stall, w->keeper, w->update_hz, KEEPER_WATCH_POLL_MS,
 				   w->tk->updates);
 	}
 	if (write(ready_fd, "", 1) == 1)
@@ -836,6 +857,7 @@ struct request {
 	const char *sysroot, *image_path, *argv0;
 	bool use_vdso, verbose;
 	bool private_keeper;		/* asked for, or implied by a clock option */
+	bool host_time_syscalls;	/* the preload leaves QEMU's time calls alone */
 	bool binfmt;			/* run by binfmt_misc (BINFMT_HANDLER) */
 	enum binfmt_action binfmt_action;	/* --binfmt-ACTION, or 0 */
 	const char *binfmt_handler;	/* --binfmt-print's, or NULL: ours */
@@ -853,7 +875,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 {
 	enum {
 		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
-		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_VERSION,
+		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_HOST_TIME, OPT_VERSION,
 		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT, OPT_STATIC_QEMU,
 	};
 	static const struct option options[] = {
@@ -866,6 +888,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		{ "update-hz", required_argument, NULL, OPT_UPDATE_HZ },
 		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
 		{ "private-timekeeper", no_argument, NULL, OPT_PRIVATE },
+		{ "host-time-syscalls", no_argument, NULL, OPT_HOST_TIME },
 		{ "binfmt-register", no_argument, NULL, OPT_BINFMT_REGISTER },
 		{ "binfmt-unregister", no_argument, NULL, OPT_BINFMT_UNREGISTER },
 		{ "binfmt-print", optional_argument, NULL, OPT_BINFMT_PRINT },
@@ -905,6 +928,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 			clock_options = true;
 			break;
 		case OPT_PRIVATE: req->private_keeper = true; break;
+		case OPT_HOST_TIME: req->host_time_syscalls = true; break;
 		case OPT_BINFMT_REGISTER: req->binfmt_action = BINFMT_REGISTER; break;
 		case OPT_BINFMT_UNREGISTER: req->binfmt_action = BINFMT_UNREGISTER; break;
 		case OPT_BINFMT_PRINT:
@@ -915,7 +939,7 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 		case '0': req->argv0 = optarg; break;
 		case 'v': req->verbose = true; break;
 		case 'h':
-			printf(usage_text, TIMEKEEPER_DEFAULT_HZ, TIMEKEEPER_MAX_HZ);
+			printf(usage_text, TIMEKEEPER_AUTO_MAX_HZ, TIMEKEEPER_MAX_HZ);
 			exit(0);
 		case OPT_VERSION:
 			fputs(version_text, stdout);
@@ -925,9 +949,10 @@ static void parse_arguments(int argc, char **argv, struct request *req)
 	}
 	/* The shared page is the host's clocks as they are. */
 	req->private_keeper |= clock_options;
-	if (!req->use_vdso && (req->image_path || req->page_size || clock_options))
-		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size and the "
-			    "timekeeper's options need the vDSO");
+	if (!req->use_vdso && (req->image_path || req->page_size || clock_options ||
+			       req->host_time_syscalls))
+		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size, "
+			    "--host-time-syscalls and the timekeeper's options need the vDSO");
 	if (req->binfmt_action && optind != argc)
 		usage_error("--binfmt-register, --binfmt-unregister and --binfmt-print take no PROGRAM");
 	if (req->static_qemu_dir && req->binfmt_action != BINFMT_REGISTER)
@@ -1026,7 +1051,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	const struct target *t = program->target;
 	struct qemu_launch q = { .program = req->program_argv[0] };
 	struct tkd_attach daemon;
-	struct watch w = { .keeper_fd = -1, .daemon_fd = -1 };
+	struct watch w = { .keeper_fd = -1, .daemon_fd = -1, .sigchld_fd = -1 };
 	char err[512];
 	int data_fd, program_fd;
 
@@ -1057,8 +1082,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		if (timekeeper_init(w.tk, w.pages, &t->tk_target, &req->tk_options,
 				    err, sizeof(err)) < 0)
 			refuse("cannot start the timekeeper: %s", err);
-		w.update_hz = req->tk_options.update_hz ? req->tk_options.update_hz :
-			      TIMEKEEPER_DEFAULT_HZ;
+		w.update_hz = timekeeper_update_hz(w.tk);
 		if (req->verbose && timekeeper_describe(w.tk, err, sizeof(err)) >= 0)
 			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, private "
 				"timekeeper mode: %s\n"
@@ -1072,12 +1096,12 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	/* The loader maps the very file checked here, whatever -L says. */
 	program_fd = for_qemu(program->fd, q.program);
 	data_fd = for_qemu(data_fd, "the vDSO data pages");
-	/* LAUNCH_ARGS in their order; the preload takes LOADER_FD first. */
+	/* LAUNCH_ARGS in their order; the preload takes the words before. */
 	if (asprintf(&q.launch, "%d,%lu,%d,%d", data_fd, q.page_size, q.image_fd,
 		     program_fd) < 0)
 		refuse("out of memory");
 	if (!q.bundled)
-		launch_memfd(q.loader_fd, q.launch);
+		launch_memfd(q.loader_fd, t->name, req->host_time_syscalls, q.launch);
 	if (w.tk || w.daemon_fd >= 0)
 		detach_watchdog(&w);
 	/* The keeper's alone: the chroot handler's QEMU runs in this mapping. */

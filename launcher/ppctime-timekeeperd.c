@@ -63,7 +63,6 @@
 #include "timekeeperd_protocol.h"
 #include "vdso/datapage.h"
 
-#define WATCH_POLL_MS		50	/* a stop is seen at once (SIGCHLD) */
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
 #define MAX_PER_USER		1024	/* launches attached, by default */
 #define SPARE_FDS		64	/* kept from launches: pages, sockets, epoll */
@@ -96,6 +95,8 @@ struct launches {
 	size_t n, size, max, max_per_user;
 };
 
+_Static_assert(TKD_NR_TARGETS <= TIMEKEEPER_MAX_PAGES, "a page per target");
+
 struct daemon {
 	const char *dir;
 	char socket[PATH_MAX];
@@ -105,10 +106,9 @@ struct daemon {
 	int ready_fd, listeners[NR_LISTENERS];	/* -1: none */
 	int lock_fd;			/* the keeper's alone once it runs */
 	struct timekeeper_options options;
-	struct timekeeper tk[TKD_NR_TARGETS];
+	struct timekeeper tk;		/* one page per target */
 	int fds[TKD_NR_FDS];		/* read-only, for launches */
 	struct tkd_status *status;	/* shared with the watchdog */
-	uint64_t period_ns;
 	struct launches launches;	/* the keeper's */
 	struct keeper_deadline deadline;	/* the keeper's */
 };
@@ -261,20 +261,19 @@ static void create_pages(struct daemon *d)
 
 		snprintf(name, sizeof(name), "ppctime-vdso-data-%s", targets[i].name);
 		d->fds[1 + i] = sealed_memfd(name, len, &map);
-		r = i ? timekeeper_init_like(&d->tk[i], map, &targets[i].t, TKD_MAX_PAGE_SIZE,
-					     &d->tk[0], err, sizeof(err))
-		      : timekeeper_init(&d->tk[0], map, &targets[0].t, &d->options, err,
+		r = i ? timekeeper_add_page(&d->tk, map, &targets[i].t, TKD_MAX_PAGE_SIZE,
+					    err, sizeof(err))
+		      : timekeeper_init(&d->tk, map, &targets[0].t, &d->options, err,
 					sizeof(err));
 		if (r < 0)
 			die("cannot start the timekeeper: %s", err);
 	}
 	*d->status = (struct tkd_status){
 		.magic = TKD_MAGIC, .version = TKD_VERSION,
-		.update_hz = d->options.update_hz ? d->options.update_hz : TIMEKEEPER_DEFAULT_HZ,
+		.update_hz = timekeeper_update_hz(&d->tk),
 		.last_update_ns = mono_ns(),
 	};
-	timekeeper_describe(&d->tk[0], d->status->describe, sizeof(d->status->describe));
-	d->period_ns = 1000000000ull / d->status->update_hz;
+	timekeeper_describe(&d->tk, d->status->describe, sizeof(d->status->describe));
 }
 
 /*
@@ -349,7 +348,8 @@ static void notify_open(const struct daemon *d)
 	notify_fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	/* Pinged four times per period: a missed ping or two is no death. */
 	if (usec && strtoull(usec, NULL, 10))
-		watchdog_every = strtoull(usec, NULL, 10) * 1000 / d->period_ns / 4 + 1;
+		watchdog_every = strtoull(usec, NULL, 10) * d->status->update_hz /
+				 1000000 / 4 + 1;
 }
 
 static void notify(const char *what)
@@ -363,8 +363,7 @@ static void update_all(struct daemon *d)
 {
 	uint64_t now, n;
 
-	for (int i = 0; i < TKD_NR_TARGETS; i++)
-		timekeeper_update(&d->tk[i]);
+	timekeeper_update(&d->tk);
 	now = mono_ns();
 	__atomic_store_n(&d->status->last_update_ns, now, __ATOMIC_RELEASE);
 	n = __atomic_add_fetch(&d->status->updates, 1, __ATOMIC_RELEASE);
@@ -494,7 +493,7 @@ static bool take_launches(struct daemon *d, int ep, int listener)
  */
 static void __attribute__((noreturn)) keep(struct daemon *d)
 {
-	uint64_t idle_since = mono_ns(), next = idle_since + d->period_ns;
+	uint64_t idle_since = mono_ns(), next = timekeeper_next_update(&d->tk, idle_since);
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	bool paused[NR_LISTENERS] = { false };	/* out of descriptors */
 	sigset_t all;
@@ -514,8 +513,7 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 
 		if (now >= next) {
 			update_all(d);
-			/* Late by more than a period: the missed ones are gone. */
-			next = next + d->period_ns > now ? next + d->period_ns : now + d->period_ns;
+			next = timekeeper_next_update(&d->tk, mono_ns());
 			if (d->idle_s && !d->launches.n && now - idle_since > d->idle_s * 1000000000ull) {
 				/* Off the path first: the next launch starts another. */
 				if (d->own_socket)
@@ -556,7 +554,6 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 static int watch(struct daemon *d, pid_t keeper)
 {
 	int pidfd = syscall(SYS_pidfd_open, keeper, 0), sigfd, status;
-	uint64_t closely_until = 0;	/* after a SIGCHLD: a stop, maybe */
 	struct keeper_watch stall;
 	sigset_t sigs;
 
@@ -569,15 +566,15 @@ static int watch(struct daemon *d, pid_t keeper)
 		kill(keeper, SIGKILL);
 		die("cannot watch the keeper: %s", strerror(errno));
 	}
-	keeper_watch_start(&stall, keeper, d->status->update_hz, WATCH_POLL_MS,
+	/* The keeper's deadline ends it if it stalls but for a stop. */
+	keeper_watch_start(&stall, keeper, d->status->update_hz, KEEPER_WATCH_ALERTS_ONLY,
 			   __atomic_load_n(&d->status->updates, __ATOMIC_ACQUIRE));
 	for (;;) {
 		struct pollfd p[2] = { { pidfd, POLLIN, 0 }, { sigfd, POLLIN, 0 } };
 		struct signalfd_siginfo si;
 		char why[128];
 
-		poll(p, 2, mono_ns() < closely_until ? KEEPER_STALL_STOPPED_MS / 4
-						     : WATCH_POLL_MS);
+		poll(p, 2, keeper_watch_wait_ms(&stall));
 		if (p[1].revents & POLLIN && read(sigfd, &si, sizeof(si)) == sizeof(si)) {
 			if (si.ssi_signo != SIGCHLD) {
 				kill(keeper, SIGKILL);
@@ -585,8 +582,7 @@ static int watch(struct daemon *d, pid_t keeper)
 				status = 0;
 				break;
 			}
-			/* A stop or a continue: watch until a stop would count. */
-			closely_until = mono_ns() + 4 * KEEPER_STALL_STOPPED_MS * 1000000ull;
+			keeper_watch_alerted(&stall);
 		}
 		if (p[0].revents & POLLIN) {
 			waitpid(keeper, &status, 0);
@@ -721,23 +717,21 @@ int main(int argc, char **argv)
 		/* A stop of the watchdog's group is not one of the keeper's. */
 		setpgid(0, 0);
 		d.status->pid = getpid();
-		for (int i = 0; i < TKD_NR_TARGETS; i++)
-			if (timekeeper_clear_mode_at_exit_threads(&d.tk[i]) < 0)
-				die("cannot arm the pages: %s", strerror(errno));
+		if (timekeeper_clear_mode_at_exit_threads(&d.tk) < 0)
+			die("cannot arm the pages: %s", strerror(errno));
 		/* The pages are safe to hand out from here: launches may come. */
 		if (d.ready_fd >= 0 && (write(d.ready_fd, "", 1) != 1 || close(d.ready_fd)))
 			die("cannot say we are ready: %s", strerror(errno));
 		notify_open(&d);
 		notify("READY=1");
-		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 		/* Readers may come now: no stall may outlast it. */
 		if (keeper_deadline_start(&d.deadline, d.status->update_hz) < 0)
 			die("cannot arm the keeper's deadline: %s", strerror(errno));
 		keep(&d);
 	}
 	/* The watchdog writes nothing: the pages are the keeper's alone. */
-	for (int i = 0; i < TKD_NR_TARGETS; i++)
-		munmap(d.tk[i].page, VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
+	for (int i = 0; i < d.tk.nr_pages; i++)
+		munmap(d.tk.pages[i].data, VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
 	for (int l = 0; l < NR_LISTENERS; l++)
 		if (d.listeners[l] >= 0)
 			close(d.listeners[l]);

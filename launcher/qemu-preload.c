@@ -13,19 +13,25 @@
  */
 #define _GNU_SOURCE
 #include <dirent.h>
+#include <dlfcn.h>
 #include <elf.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/auxv.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
+#include "guest_clock.h"
 #include "launch_protocol.h"
+#include "targets.h"
 
 /* glibc's own, under the name it also exports. */
 extern unsigned long __getauxval(unsigned long type);
 
 static unsigned long execfd;
+static struct guest_clock guest;
 
 /* The descriptor of the memfd LAUNCH_MEMFD, or -1. */
 static int find_launch_memfd(void)
@@ -45,13 +51,45 @@ static int find_launch_memfd(void)
 	return fd;
 }
 
+/* TARGET's page layout; false for a name that is none. */
+static bool target_layout(const char *name, struct timekeeper_target *t)
+{
+#define TARGET(n, tr, cls, be, img, so, ld, pg, qm)			\
+	if (!strcmp(name, n)) {						\
+		*t = (struct timekeeper_target){ (cls) == 64, be };	\
+		return true;						\
+	}
+	PPCTIME_TARGETS(TARGET)
+#undef TARGET
+	return false;
+}
+
+/*
+ * The data page, from LAUNCH's DATA_FD, read-only: the guest's loader
+ * maps the same descriptor.  Data at offset 0 of the first page.
+ */
+static bool map_page(const char *launch)
+{
+	char *end;
+	long fd = strtol(launch, &end, 10);
+	void *page;
+
+	if (end == launch || *end != ',' || fd < 0)
+		return false;
+	page = mmap(NULL, sizeof(struct vdso_arch_data64), PROT_READ, MAP_SHARED, fd, 0);
+	if (page == MAP_FAILED)
+		return false;
+	guest.page = page;
+	return true;
+}
+
 /* Before QEMU's main() copies the environment for the guest.  Only
  * ppctime-run preloads this, always with the memfd: without it, QEMU
  * would silently run PROGRAM with no vDSO. */
 __attribute__((constructor)) static void take_launch(void)
 {
 	int fd = find_launch_memfd();
-	char buf[128], *end;
+	char buf[128], *target = NULL, *answer = NULL, *launch = NULL, *end;
 	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
 
 	if (fd >= 0)
@@ -59,12 +97,66 @@ __attribute__((constructor)) static void take_launch(void)
 	if (len > 0) {
 		buf[len] = '\0';
 		execfd = strtoul(buf, &end, 10);
+		/* LOADER_FD TARGET TIME LAUNCH */
+		if (*end == ' ' && (answer = strchr(target = end + 1, ' ')))
+			*answer++ = '\0';
+		if (answer && (launch = strchr(answer, ' ')))
+			*launch++ = '\0';
 	}
-	if (len <= 0 || !execfd || *end != ' ' || setenv(LAUNCH_ENV, end + 1, 1) < 0) {
+	if (!execfd || !launch || !target_layout(target, &guest.target) ||
+	    (strcmp(answer, LAUNCH_TIME_HOST) &&
+	     (strcmp(answer, LAUNCH_TIME_PAGE) || !map_page(launch))) ||
+	    setenv(LAUNCH_ENV, launch, 1) < 0) {
 		fprintf(stderr, "ppctime-qemu-preload.so: no usable " LAUNCH_MEMFD
 			" memfd (loaded by ppctime-run only)\n");
 		_exit(LAUNCH_EXIT_ERROR);
 	}
+}
+
+/*
+ * The host's function of that name: the C library's, the next after us.
+ * Bound on first use, since a library's constructor may read the time
+ * before ours has run (guest.page is still NULL then).
+ */
+#define HOST(name) ({							\
+	static __typeof__(name) *host_##name;				\
+	if (!host_##name)						\
+		host_##name = (__typeof__(name) *)dlsym(RTLD_NEXT, #name); \
+	host_##name;							\
+})
+
+int clock_gettime(clockid_t clk, struct timespec *ts)
+{
+	if (guest.page && guest_clock_gettime(&guest, clk, ts) == 0)
+		return 0;
+	return HOST(clock_gettime)(clk, ts);
+}
+
+int clock_getres(clockid_t clk, struct timespec *res)
+{
+	if (guest.page && guest_clock_getres(&guest, clk, res) == 0)
+		return 0;
+	return HOST(clock_getres)(clk, res);
+}
+
+/* glibc declares the timezone argument void *. */
+int gettimeofday(struct timeval *restrict tv, void *restrict tz)
+{
+	if (guest.page && guest_gettimeofday(&guest, tv, tz) == 0)
+		return 0;
+	return HOST(gettimeofday)(tv, tz);
+}
+
+time_t time(time_t *t)
+{
+	time_t now;
+
+	if (guest.page && guest_time(&guest, &now) == 0) {
+		if (t)
+			*t = now;
+		return now;
+	}
+	return HOST(time)(t);
 }
 
 unsigned long getauxval(unsigned long type)

@@ -142,7 +142,7 @@ static int64_t boottime_offset(int tries, uint64_t *width)
 void steer_update(struct timekeeper *tk)
 {
 	struct vclock vc[CS_BASES];
-	uint32_t seq[CS_BASES];
+	struct page_seqs seqs;
 	unsigned __int128 unit = sec_unit(tk->shift), mono, rt, tick_sec;
 	const struct timespec *off = &tk->options.realtime_offset;
 	__int128 offset = (__int128)off->tv_sec * NSEC_PER_SEC + off->tv_nsec;
@@ -159,11 +159,11 @@ void steer_update(struct timekeeper *tk)
 		tk->boottime_minus_mono = boot;
 
 	memset(vc, 0, sizeof(vc));
-	page_write_begin(tk, seq);
+	page_write_begin(tk, &seqs);
 	/*
 	 * Readers done with the old data read the counter before seq went odd,
-	 * readers of the new one will read it after seq goes even: the
-	 * functions meet at a point in between.
+	 * readers of the new one will read it after seq goes even, on every
+	 * page: the functions meet at a point in between.
 	 */
 	tsc = tsc_after_stores();
 
@@ -223,7 +223,7 @@ void steer_update(struct timekeeper *tk)
 
 	for (int i = 0; i < CS_BASES; i++)
 		page_write_vclock(tk, i, &vc[i]);
-	page_write_end(tk, seq);
+	page_write_end(tk, &seqs);
 }
 
 void steer_setup(struct timekeeper *tk, const struct sample *raw,

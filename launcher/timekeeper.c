@@ -34,6 +34,18 @@
  * then return the previous second for this long after a second begins.
  */
 #define MARGIN_MIN_NS		20000
+/*
+ * The host's coarse clocks step by whole ticks on a grid of their own
+ * (the clocksource's), while its tick interrupt, which publishes each
+ * step, comes at a phase of its own after the grid's point (20 to 100 us
+ * on a kvm-clock guest at HZ 250, anything below a tick elsewhere; and
+ * it drifts with NTP's adjustments).  So an update comes a settle after
+ * the grid's point, learnt: a step of a sixteenth of a tick later after
+ * an update too early to see the tick, a 256th earlier after each one
+ * that saw it, so it follows the phase and stays just past it.
+ */
+#define SETTLE_STEP_UP		16
+#define SETTLE_STEP_DOWN	256
 
 static int check_options(const struct timekeeper_target *t,
 			 const struct timekeeper_options *o,
@@ -72,6 +84,26 @@ static int check_options(const struct timekeeper_target *t,
 	return 0;
 }
 
+/*
+ * The period: the configured rate's, or the host's tick, as many ticks as
+ * keep it within TIMEKEEPER_AUTO_MAX_HZ.  The coarse clocks move once per
+ * update or per tick, whichever is less often: that is their resolution.
+ */
+static void set_period(struct timekeeper *tk, uint64_t host_tick)
+{
+	const uint64_t shortest = NSEC_PER_SEC / TIMEKEEPER_AUTO_MAX_HZ;
+
+	tk->host_tick_ns = host_tick ? host_tick : shortest;
+	tk->settle_ns = tk->host_tick_ns / SETTLE_STEP_UP;
+	if (tk->options.update_hz)
+		tk->period_ns = NSEC_PER_SEC / tk->options.update_hz;
+	else
+		tk->period_ns = (shortest + tk->host_tick_ns - 1) / tk->host_tick_ns *
+				tk->host_tick_ns;
+	tk->coarse_res = tk->period_ns > tk->host_tick_ns ? tk->period_ns
+							  : tk->host_tick_ns;
+}
+
 int timekeeper_init(struct timekeeper *tk, void *datapage,
 		    const struct timekeeper_target *t,
 		    const struct timekeeper_options *o,
@@ -91,13 +123,10 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 	if (!datapage)
 		return fail(err, errlen, "no data page given");
 	memset(tk, 0, sizeof(*tk));
-	tk->page = datapage;
-	tk->target = *t;
+	tk->pages[0] = (struct timekeeper_page){ .data = datapage, .target = *t };
+	tk->nr_pages = 1;
 	tk->options = *o;
 	tk->options.tz = NULL;	/* copied below; the caller's may go away */
-	tk->period_ns = NSEC_PER_SEC / (o->update_hz ? o->update_hz
-						     : TIMEKEEPER_DEFAULT_HZ);
-
 	clock_gettime(CLOCK_REALTIME, &now);
 	/* The carry of the nanoseconds too: an offset to @0 is not -1 s. */
 	if (__builtin_add_overflow(now.tv_sec, o->realtime_offset.tv_sec +
@@ -117,7 +146,7 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 	tk->hrtimer_res = ts_ns(&res);
 	if (clock_getres(CLOCK_MONOTONIC_COARSE, &res))
 		return fail(err, errlen, "clock_getres: %s", strerror(errno));
-	tk->coarse_res = ts_ns(&res);
+	set_period(tk, ts_ns(&res));
 
 	if (calibrate(tk, &raw, &mono, &mono_rate_hz, err, errlen))
 		return -1;
@@ -135,37 +164,52 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 		steer_setup(tk, &raw, &mono, mono_rate_hz);
 	}
 
-	page_write_tbfreq(tk);
+	page_write_tbfreq(tk, &tk->pages[0]);
 	timekeeper_update(tk);
+	tk->due_ns = clock_ns(CLOCK_MONOTONIC);
 	return 0;
 }
 
-int timekeeper_init_like(struct timekeeper *tk, void *datapage,
-			 const struct timekeeper_target *t, size_t page_size,
-			 const struct timekeeper *like, char *err, size_t errlen)
+int timekeeper_add_page(struct timekeeper *tk, void *datapage,
+			const struct timekeeper_target *t, size_t page_size,
+			char *err, size_t errlen)
 {
-	struct timekeeper_options o = like->options;
+	struct timekeeper_options o = tk->options;
+	struct timekeeper_page *p = &tk->pages[tk->nr_pages];
 
 	o.page_size = page_size;
+	if (tk->nr_pages == TIMEKEEPER_MAX_PAGES)
+		return fail(err, errlen, "a timekeeper keeps %d pages at most",
+			    TIMEKEEPER_MAX_PAGES);
 	if (check_options(t, &o, err, errlen))
 		return -1;
 	if (!datapage)
 		return fail(err, errlen, "no data page given");
-	*tk = *like;
-	tk->page = datapage;
-	tk->target = *t;
-	tk->options = o;
-	/* This page has seen nothing yet: the first update writes it all. */
-	tk->updates = 0;
-	tk->stop = 0;
+	*p = (struct timekeeper_page){ .data = datapage, .target = *t };
+	tk->nr_pages++;
+	page_write_tbfreq(tk, p);
+	/* This page has seen nothing yet: the next update writes it all. */
 	memset(tk->host_seq, 0, sizeof(tk->host_seq));
-	page_write_tbfreq(tk);
 	timekeeper_update(tk);
 	return 0;
 }
 
 void timekeeper_update(struct timekeeper *tk)
 {
+	/* The tick this update copies, or a later one. */
+	uint64_t tick = clock_ns(CLOCK_MONOTONIC_COARSE);
+	uint64_t up = tk->host_tick_ns / SETTLE_STEP_UP, down = tk->host_tick_ns / SETTLE_STEP_DOWN;
+
+	if (clock_ns(CLOCK_MONOTONIC) - tick < tk->host_tick_ns) {
+		tk->ticks_missed = 0;
+		if (tk->settle_ns >= 2 * down)
+			tk->settle_ns -= down;
+	} else {
+		tk->ticks_missed++;
+		if (tk->settle_ns + up < tk->host_tick_ns)
+			tk->settle_ns += up;
+	}
+	tk->tick_seen_ns = tick;
 	if (tk->mode == TIMEKEEPER_MIRROR)
 		mirror_update(tk);
 	else
@@ -178,25 +222,45 @@ void timekeeper_stop(struct timekeeper *tk)
 	__atomic_store_n(&tk->stop, 1, __ATOMIC_RELEASE);
 }
 
+uint64_t timekeeper_next_update(struct timekeeper *tk, uint64_t now)
+{
+	if (tk->period_ns < tk->host_tick_ns) {
+		tk->due_ns += tk->period_ns;
+		/* Late by more than a period (stopped, overloaded): the
+		 * missed updates are gone. */
+		if (tk->due_ns + tk->period_ns <= now)
+			tk->due_ns = now + tk->period_ns;
+	} else if (tk->ticks_missed == 1) {
+		/* Came before the host had its tick: once more, a little later. */
+		tk->due_ns = now + tk->host_tick_ns / SETTLE_STEP_UP;
+	} else {
+		tk->due_ns = tk->tick_seen_ns + tk->period_ns + tk->settle_ns;
+		/* The host's tick is late, or we are: a period from now. */
+		if (tk->due_ns <= now)
+			tk->due_ns = now + tk->period_ns;
+	}
+	return tk->due_ns;
+}
+
+unsigned timekeeper_update_hz(const struct timekeeper *tk)
+{
+	return (NSEC_PER_SEC + tk->period_ns / 2) / tk->period_ns;
+}
+
 int timekeeper_run(struct timekeeper *tk)
 {
 	sigset_t all;
-	struct timespec next;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
 	/* The default 50 us of timer slack would halve a 10 kHz rate. */
-	prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
-	clock_gettime(CLOCK_MONOTONIC, &next);
+	if (tk->period_ns < tk->host_tick_ns)
+		prctl(PR_SET_TIMERSLACK, 1UL, 0, 0, 0);
 	while (!__atomic_load_n(&tk->stop, __ATOMIC_ACQUIRE)) {
-		uint64_t at = ts_ns(&next) + tk->period_ns;
+		uint64_t at = timekeeper_next_update(tk, clock_ns(CLOCK_MONOTONIC));
+		struct timespec next = { at / NSEC_PER_SEC, at % NSEC_PER_SEC };
 		int e;
 
-		/* Fell behind (stopped, overloaded): don't try to catch up. */
-		if (at + tk->period_ns < clock_ns(CLOCK_MONOTONIC))
-			at = clock_ns(CLOCK_MONOTONIC) + tk->period_ns;
-		next.tv_sec = at / NSEC_PER_SEC;
-		next.tv_nsec = at % NSEC_PER_SEC;
 		e = clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &next, NULL);
 		if (e && e != EINTR) {
 			errno = e;

@@ -20,9 +20,11 @@
  *
  * The high resolution clocks then agree with the host's clock_gettime()
  * exactly (mirror) or to well under a microsecond (steer).  The coarse
- * clocks and time() are the host's as of the last update: they may lag
- * the host's by a tick until the next update (longer while the timekeeper
- * is kept from running), but are never ahead of it.
+ * clocks and time() are the host's as of the last update, which comes
+ * just after the host's tick: they may lag the host's by up to an update
+ * period (longer while the timekeeper is kept from running), but are
+ * never ahead of it.  The guest's own system calls read this page too
+ * (guest_clock.h), so the guest sees one timekeeper.
  *
  * Either way cycle_last is published a little in the past, since the
  * powerpc vDSO takes (tb - cycle_last) unsigned: a reader's tb just before
@@ -66,7 +68,18 @@ enum timekeeper_mode {
 /* The timezone's minutes west, as settimeofday() takes them: 15 hours. */
 #define TIMEKEEPER_MAX_TZ_MINUTES	900
 
-#define TIMEKEEPER_DEFAULT_HZ	1000
+/*
+ * By default the timekeeper updates just after the host's ticks, as the
+ * kernel does at its tick, but no more often than this: every few ticks
+ * where the host's HZ is higher (the coarse clocks' resolution is then
+ * that period, and says so).  A wakeup costs a keeper 20 to 50 us of CPU
+ * on a virtual machine, the more the longer it slept (a PVM guest at HZ
+ * 250: 0.5% of a core at every tick, 0.34% at 83 a second, 0.26% at 50):
+ * 50 a second keep it within 0.3%.  The coarse clocks then have a
+ * resolution of 20 ms at HZ 100, 250, 300 and 1000, as the kernel's at
+ * HZ 50 would.
+ */
+#define TIMEKEEPER_AUTO_MAX_HZ	50
 #define TIMEKEEPER_MAX_HZ	100000
 
 /* All-zero (or a NULL pointer) means: the defaults. */
@@ -80,7 +93,7 @@ struct timekeeper_options {
 	struct timespec realtime_offset;
 	/* What gettimeofday() reports as the timezone; NULL: the host's. */
 	const struct timezone *tz;
-	/* Updates per second; 0: TIMEKEEPER_DEFAULT_HZ. */
+	/* Updates per second; 0: in step with the host's tick. */
 	unsigned update_hz;
 	/*
 	 * Size of the data page the caller mapped (the target kernel's page
@@ -104,15 +117,26 @@ struct timekeeper_steered {
 	int clock_id;		/* the host clock it follows */
 };
 
+/* The daemon's: one page per target. */
+#define TIMEKEEPER_MAX_PAGES	3
+
+/* One page the timekeeper writes, in its target's layout and byte order. */
+struct timekeeper_page {
+	uint8_t *data;
+	struct timekeeper_target target;
+	int32_t mode[CS_BASES];		/* clock_mode as last written */
+	int written;			/* by an update yet */
+};
+
 /*
  * Private to the timekeeper's files (launcher/README.md), in the header so
  * callers can allocate it (also in shared memory), except updates: a
  * watchdog may load it atomically to see the timekeeper is alive.
  */
 struct timekeeper {
-	uint8_t *page;
-	struct timekeeper_target target;
-	struct timekeeper_options options;
+	struct timekeeper_page pages[TIMEKEEPER_MAX_PAGES];
+	int nr_pages;
+	struct timekeeper_options options;	/* page_size: the first page's */
 	struct timezone tz;
 	enum timekeeper_mode mode;	/* MIRROR or STEER once initialised */
 	char steer_reason[320];		/* why not mirror, in steer mode */
@@ -120,12 +144,16 @@ struct timekeeper {
 	uint32_t shift;			/* of our own functions (steer) */
 	uint64_t margin;		/* ticks cycle_last is kept in the past */
 	uint64_t margin_min;		/* ticks it is kept back at the least */
-	uint64_t period_ns;		/* between updates in timekeeper_run() */
+	uint64_t period_ns;		/* between updates */
+	uint64_t host_tick_ns;		/* the host's tick, from its coarse res */
+	uint64_t tick_seen_ns;		/* the host's last tick, at the last update */
+	int ticks_missed;		/* updates in a row that came before it */
+	uint64_t settle_ns;		/* how long after the tick's point it comes */
+	uint64_t due_ns;		/* when the next update is due */
 	uint32_t hrtimer_res;
-	uint32_t coarse_res;		/* the host's tick */
+	uint32_t coarse_res;		/* the page's: the host's tick or our period */
 	int stop;			/* set by timekeeper_stop() */
 	uint64_t updates;		/* timekeeper_update() calls so far */
-	int32_t page_mode[CS_BASES];	/* clock_mode as last written */
 	/* mirror */
 	const uint8_t *host_vvar;
 	const struct host_layout *host_layout;
@@ -150,13 +178,14 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 		    char *err, size_t errlen);
 
 /*
- * The same clocks as like's (its calibration, mode and options), for
- * another page and target: a keeper of several pages calibrates once.
- * like must have been initialised; page_size as in the options.
+ * Another page, for another target, kept by the same updates: a keeper of
+ * several pages calibrates and measures once, and each update writes them
+ * all at one instant.  page_size as in the options.  Writes the page's
+ * first update.  Returns 0, or -1 with a message in err.
  */
-int timekeeper_init_like(struct timekeeper *tk, void *datapage,
-			 const struct timekeeper_target *t, size_t page_size,
-			 const struct timekeeper *like, char *err, size_t errlen);
+int timekeeper_add_page(struct timekeeper *tk, void *datapage,
+			const struct timekeeper_target *t, size_t page_size,
+			char *err, size_t errlen);
 
 /*
  * Update at the configured rate until timekeeper_stop().  Blocks every
@@ -166,6 +195,19 @@ int timekeeper_init_like(struct timekeeper *tk, void *datapage,
  * errno set if sleeping fails.
  */
 int timekeeper_run(struct timekeeper *tk);
+
+/*
+ * When the next update is due, in CLOCK_MONOTONIC nanoseconds, for a
+ * caller that sleeps on its own (now: that clock's time), after an
+ * update.  At a period of a host tick or more, just after the host's
+ * tick, so the update copies a coarse time a moment old; otherwise at the
+ * configured rate.  A caller late by more than a period skips the missed
+ * updates.
+ */
+uint64_t timekeeper_next_update(struct timekeeper *tk, uint64_t now);
+
+/* Updates per second, as timekeeper_next_update() spaces them. */
+unsigned timekeeper_update_hz(const struct timekeeper *tk);
 
 /* Ask timekeeper_run() to return after its current update. */
 void timekeeper_stop(struct timekeeper *tk);
@@ -188,18 +230,17 @@ int timekeeper_describe(const struct timekeeper *tk, char *buf, size_t len);
 /*
  * In the process that will run timekeeper_run() (a forked child, never a
  * thread of a program): from now on, however this process ends, SIGKILL
- * included, the kernel sets clock_mode NONE in data[0] and data[1], so
- * readers go to the system call rather than serve a page no one updates.
- * (A write left half done, seq odd, then holds the reader in the wait,
- * where ppctime's vDSO sees NONE.)  Starts three threads that only wait.
- * Returns 0, or -1 with errno set: then no reader must be started.
+ * included, the kernel sets clock_mode NONE in data[0] and data[1] of
+ * every page, so readers go to the system call rather than serve a page
+ * no one updates.  (A write left half done, seq odd, then holds the
+ * reader in the wait, where ppctime's vDSO sees NONE.)  Starts threads
+ * that only wait, four per page but the first, whose fourth is the
+ * caller's own clear_child_tid.  Returns 0, or -1 with errno set: then no
+ * reader must be started.
  */
 int timekeeper_clear_mode_at_exit(struct timekeeper *tk);
 
-/*
- * The same for a process whose writer keeps several pages: four threads
- * per page, the caller's own clear_child_tid left alone.
- */
+/* The same, the caller's own clear_child_tid left alone: four per page. */
 int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk);
 
 #endif /* PPCTIME_TIMEKEEPER_H */

@@ -8,7 +8,9 @@
 # one else reaches the data page; the guest loader has no C library, makes
 # only the system calls its job needs, and fails with env's statuses (125,
 # 126, 127).  Guest side: tests/guest/launcher-probe.c.
-# Protocol: README.md.
+# Protocol: README.md.  Where a case judges the data page by the system
+# call, it runs with --host-time-syscalls, which leaves that call to the
+# host kernel (by default QEMU answers it from the page too).
 set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"
@@ -266,7 +268,7 @@ check_bad_images() { # TARGET PROBE IMAGE
 # trail by a tick, or by the time a stop takes to notice, never by the
 # second a stale page would make.
 check_keeper_loss() { # NAME SIGNAL CLOCK PROBE EXPECTED_MESSAGE COARSE_LIMIT_NS
-	"$run" -0 "$$-$1" "$4" compare 1500 "$3" "$3-coarse" >"$work/out" 2>"$work/err" </dev/null &
+	"$run" -0 "$$-$1" --host-time-syscalls "$4" compare 1500 "$3" "$3-coarse" >"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
 	keeper=$(keeper_of "$$-$1")
 	sleep 0.4
@@ -284,6 +286,32 @@ check_keeper_loss() { # NAME SIGNAL CLOCK PROBE EXPECTED_MESSAGE COARSE_LIMIT_NS
 		fail "$1" "the launcher did not say '$5'"; show
 	else
 		pass "$1 ($(value reads) reads, worst $hres ns, coarse $coarse ns; $(grep -m 1 "^ppctime-run:" "$work/err"))"
+	fi
+}
+
+# The same with the system calls answered from the page, as by default:
+# once the keeper is killed, they are the host's again (its death leaves
+# mode NONE), so the coarse clock's system call moves on through the run
+# rather than stand at a stale page's time.
+check_keeper_loss_syscalls() { # NAME PROBE
+	"$run" -0 "$$-$1" "$2" compare 1500 monotonic-coarse >"$work/out" 2>"$work/err" </dev/null &
+	launcher=$!
+	keeper=$(keeper_of "$$-$1")
+	sleep 0.4
+	[ -n "$keeper" ] && kill -KILL "$keeper"
+	wait $launcher
+	status=$?
+	span=$(value span_monotonic-coarse) worst=$(value worst_monotonic-coarse)
+	if [ -z "$keeper" ]; then
+		fail "$1" "no ppctime-tk child found"; show
+	elif [ "$status" -ne 0 ] || [ -z "$span" ]; then
+		fail "$1" "status $status"; show
+	elif [ "$span" -lt 1000000000 ] || [ "$worst" -ne 0 ]; then
+		fail "$1" "the system call moved $span ns in a 1.5 s run, the vDSO $worst ns off it"; show
+	elif ! has 'timekeeper died (signal 9)' err; then
+		fail "$1" "the launcher did not say the timekeeper died"; show
+	else
+		pass "$1 (the system call moved $span ns in a 1.5 s run; vDSO exact)"
 	fi
 }
 
@@ -396,12 +424,19 @@ check_few_fds() { # NAME PROBE
 	else fail "$1" "plain QEMU: $plain$bad"; show; fi
 }
 
+# The system call says so too, as a kernel's would, unless it is left to
+# the host (--host-time-syscalls).
 check_realtime() { # NAME PROBE YEAR
+	launch --realtime="$3" --host-time-syscalls "$2" year
+	host_year=$(value year_syscall)
 	launch --realtime="$3" "$2" year
-	year=$(value year) year_coarse=$(value year_coarse)
-	launch --realtime="$3-06-01" "$2" compare 200 monotonic
-	if [ "$year" != "$3" ] || [ "$year_coarse" != "$3" ]; then
-		fail "$1" "CLOCK_REALTIME says year ${year:-?}, REALTIME_COARSE ${year_coarse:-?}, not $3"
+	year=$(value year) year_coarse=$(value year_coarse) year_syscall=$(value year_syscall)
+	launch --realtime="$3-06-01" --host-time-syscalls "$2" compare 200 monotonic
+	if [ "$year" != "$3" ] || [ "$year_coarse" != "$3" ] || [ "$year_syscall" != "$3" ]; then
+		fail "$1" "CLOCK_REALTIME says year ${year:-?}, REALTIME_COARSE ${year_coarse:-?}, its system call ${year_syscall:-?}, not $3"
+		show
+	elif [ "$host_year" != "$(date -u +%Y)" ]; then
+		fail "$1" "with --host-time-syscalls the system call says ${host_year:-?}, not the host's year"
 		show
 	elif [ "$status" -ne 0 ] || [ "$(value worst_monotonic)" -gt 1000000 ]; then
 		fail "$1" "CLOCK_MONOTONIC moved with --realtime"; show
@@ -636,7 +671,7 @@ check_closed_stderr() { # NAME PROBE
 	rm -f "$work/status" "$work/killed"
 	{
 		sleep 0.3	# until the reader is gone
-		"$run" -0 "$$-$1" "$2" compare 1500 realtime 2>&1 >"$work/out" </dev/null &
+		"$run" -0 "$$-$1" --host-time-syscalls "$2" compare 1500 realtime 2>&1 >"$work/out" </dev/null &
 		launcher=$!
 		keeper=$(keeper_of "$$-$1") && kill -KILL "$keeper" && : >"$work/killed"
 		wait $launcher
@@ -695,10 +730,10 @@ orphan_ways="exit kill-launcher kill-keeper kill-both"
 start_orphan() { # TARGET PROBE HOW
 	out=$work/orphan-$1-$3
 	if [ "$3" = exit ]; then
-		"$run" "$2" orphan exit >"$out" 2>"$out.err" </dev/null
+		"$run" --host-time-syscalls "$2" orphan exit >"$out" 2>"$out.err" </dev/null
 		return
 	fi
-	"$run" -0 "$$-orphan-$1-$3" "$2" orphan wait >"$out" 2>"$out.err" </dev/null &
+	"$run" -0 "$$-orphan-$1-$3" --host-time-syscalls "$2" orphan wait >"$out" 2>"$out.err" </dev/null &
 	launcher=$!
 	keeper=$(keeper_of "$$-orphan-$1-$3")
 	for _ in $(seq 200); do
@@ -932,6 +967,7 @@ for t in $TARGETS; do
 		'timekeeper died (signal 9)' 250000000
 	check_keeper_loss "timekeeper-stalled-$t" STOP monotonic "$static" \
 		'timekeeper stalled' 250000000
+	check_keeper_loss_syscalls "timekeeper-killed-syscalls-$t" "$dyn"
 	if [ "$t" = ppc32 ]; then
 		# Past 2038 glibc's ppc32 clock_gettime leaves the 32-bit vDSO
 		# entry for the system call, which gives the host's time.

@@ -741,12 +741,49 @@ static void test_tz_res(const struct layout *l)
 	dst = rd32(&rig.reader, FIELD(&rig.reader, 0, tz_dsttime));
 	hrtimer_res = rd32(&rig.reader, FIELD(&rig.reader, 0, hrtimer_res));
 	coarse_res = rd32(&rig.reader, FIELD(&rig.reader, 0, coarse_res));
+	/* The coarse clocks move once per update: whole host ticks, as few
+	 * as keep the rate within TIMEKEEPER_AUTO_MAX_HZ. */
 	report(west == tz.tz_minuteswest && dst == tz.tz_dsttime &&
-	       hrtimer_res == res.tv_nsec && !res.tv_sec &&
-	       coarse_res == coarse.tv_nsec && !coarse.tv_sec,
-	       "timezone, hrtimer_res and the tick %s: %d minutes west, dst %d, "
-	       "%u ns, %u ns (host: %ld ns, %ld ns)", l->name, west, dst,
-	       hrtimer_res, coarse_res, res.tv_nsec, coarse.tv_nsec);
+	       hrtimer_res == res.tv_nsec && !res.tv_sec && !coarse.tv_sec &&
+	       coarse_res % coarse.tv_nsec == 0 &&
+	       coarse_res >= NSEC_PER_SEC / TIMEKEEPER_AUTO_MAX_HZ &&
+	       coarse_res < NSEC_PER_SEC / TIMEKEEPER_AUTO_MAX_HZ + coarse.tv_nsec,
+	       "timezone, hrtimer_res and the coarse resolution %s: %d minutes west, "
+	       "dst %d, %u ns, %u ns (host: %ld ns, its tick %ld ns)", l->name, west,
+	       dst, hrtimer_res, coarse_res, res.tv_nsec, coarse.tv_nsec);
+	rig_free(&rig);
+}
+
+/*
+ * The default schedule: an update a period (the coarse resolution the
+ * page gives, whole host ticks) after the host's tick the last one saw, a
+ * little later, and never in the past; update_hz says so.
+ */
+static void test_schedule(const struct layout *l)
+{
+	struct timekeeper_options o = { .page_size = l->page_size };
+	struct timespec tick, now;
+	uint64_t period, next, at, bad = 0;
+	struct rig rig;
+
+	if (!rig_init(&rig, l, &o))
+		return;
+	clock_getres(CLOCK_MONOTONIC_COARSE, &tick);
+	period = rd32(&rig.reader, FIELD(&rig.reader, 0, coarse_res));
+	for (int i = 0; i < 100; i++) {
+		timekeeper_update(&rig.tk);
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		at = now.tv_sec * NSEC_PER_SEC + now.tv_nsec;
+		next = timekeeper_next_update(&rig.tk, at);
+		if (next <= at || next > at + period + tick.tv_nsec)
+			bad++;
+		spin_ns(next > at ? next - at : 0);
+	}
+	report(!bad && period % tick.tv_nsec == 0 &&
+	       timekeeper_update_hz(&rig.tk) == (NSEC_PER_SEC + period / 2) / period,
+	       "schedule %s: %" PRIu64 " ns between updates (host tick %ld ns, %u a "
+	       "second), %" PRIu64 " of 100 due outside the next period", l->name,
+	       period, tick.tv_nsec, timekeeper_update_hz(&rig.tk), bad);
 	rig_free(&rig);
 }
 
@@ -833,6 +870,7 @@ int main(void)
 							     123456789 });
 	test_realtime_offset(&layouts[0], (struct timespec){ -365 * 86400, 0 });
 	test_tz_res(&layouts[1]);
+	test_schedule(&layouts[1]);
 	test_bad_input();
 	return failures ? 1 : 0;
 }

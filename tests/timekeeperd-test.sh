@@ -99,7 +99,7 @@ check_daemon_loss() { # NAME SIGNAL PROBE
 	launch "$d" "$3" vdso
 	keeper=$(keeper_in)
 	dirs="$dirs $d"
-	PPCTIME_TIMEKEEPERD=$d "$run" "$3" compare 1500 monotonic monotonic-coarse \
+	PPCTIME_TIMEKEEPERD=$d "$run" --host-time-syscalls "$3" compare 1500 monotonic monotonic-coarse \
 		>"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
 	sleep 0.5
@@ -400,7 +400,7 @@ check_time_namespaces() { # NAME PROBE
 	dirs="$dirs $d"
 	mkdir -m 700 "$d"
 	compare() { # COMMAND ARGS...: in which to launch
-		PPCTIME_TIMEKEEPERD=$d "$@" "$run" -v "$probe" compare 300 monotonic boottime \
+		PPCTIME_TIMEKEEPERD=$d "$@" "$run" -v --host-time-syscalls "$probe" compare 300 monotonic boottime \
 			>"$work/out" 2>"$work/err" </dev/null
 		status=$?
 		grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
@@ -507,7 +507,7 @@ check_daemon_frozen() { # NAME PROBE
 	launch "$d" "$2" vdso
 	keeper=$(keeper_in)
 	watchdog=$(ps -o ppid= -p "$keeper" 2>/dev/null | tr -d ' ')
-	PPCTIME_TIMEKEEPERD=$d "$run" "$2" compare 3000 monotonic-coarse \
+	PPCTIME_TIMEKEEPERD=$d "$run" --host-time-syscalls "$2" compare 3000 monotonic-coarse \
 		>"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
 	sleep 0.5

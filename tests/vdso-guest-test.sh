@@ -53,16 +53,9 @@ for t in $TARGETS; do
 	prog=$top_builddir/tests/guest/vdso-clock-test-$t
 	guest "$t" "$prog" abi
 
-	# Exact agreement needs the timekeeper to mirror the host's own
-	# timekeeping; a steering one is held to 2 us.
-	mode=$("$run" -v "$prog" calls 0 0 2>&1 >/dev/null |
-		sed -n 's/.*timekeeper: \([a-z]*\).*/\1/p')
-	tolerance=0
-	if [ "$mode" != mirror ]; then
-		echo "SKIP: $t: exact agreement: the timekeeper steers (mode '${mode:-unknown}'): the host's timekeeping cannot be mirrored here; holding the vDSO to 2 us instead"
-		tolerance=2000
-	fi
-	guest "$t" "$prog" agree "$tolerance"
+	# QEMU answers the system calls from the vDSO's page: exact, in
+	# either timekeeper mode.
+	guest "$t" "$prog" agree
 	guest "$t" "$prog" monotonic $steps_on
 	guest "$t" --update-hz=10000 "$prog" torture $steps_on
 

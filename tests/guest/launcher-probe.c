@@ -18,12 +18,15 @@
  *   calls N CLOCK     N glibc clock_gettime(CLOCK) calls (for a syscall count)
  *   compare MS CLOCK...  for MS milliseconds, glibc's clock_gettime against
  *                     the system call: prints the reads, how many were out
- *                     of line and by how much at worst, per clock
+ *                     of line and by how much at worst, per clock (run with
+ *                     ppctime-run --host-time-syscalls, the system call is
+ *                     the host kernel's, a judge of the data page)
  *   orphan exit|wait  fork a child in a session of its own and exit (or wait
  *                     to be killed); the child, once this process is gone,
  *                     compares every clock with the system call 2 s and
  *                     30 s later (as compare does, once per clock)
- *   year              the year CLOCK_REALTIME and REALTIME_COARSE say it is
+ *   year              the year CLOCK_REALTIME and REALTIME_COARSE say it is,
+ *                     and CLOCK_REALTIME's system call
  *   tz                the timezone gettimeofday() reports
  *   auxv              the auxiliary vector, addresses as checks on them
  *   identity ARGS...  who the program is: /proc/self/exe (its target and
@@ -221,12 +224,12 @@ static void syscall_clock(int clock, struct timespec *ts)
  * Every glibc read must lie between the system-call reads around it (a
  * microsecond of slack for rounding): a stale or jumping vDSO shows.  The
  * clocks NAMES are read in turn for MS milliseconds; prints the worst
- * error of each.
+ * error of each, and how far its system call moved meanwhile.
  */
 static int compare_clocks(long ms, int nclocks, char **names)
 {
 	struct timespec before, lib, after, start;
-	long long reads = 0, off = 0, worst[nclocks];
+	long long reads = 0, off = 0, worst[nclocks], first[nclocks], last[nclocks];
 
 	memset(worst, 0, sizeof(worst));
 	syscall_clock(CLOCK_MONOTONIC, &start);
@@ -237,6 +240,9 @@ static int compare_clocks(long ms, int nclocks, char **names)
 			syscall_clock(clock, &before);
 			clock_gettime(clock, &lib);
 			syscall_clock(clock, &after);
+			if (reads < nclocks)	/* the first round */
+				first[i] = ns(&before);
+			last[i] = ns(&after);
 			reads++;
 			long long early = ns(&before) - ns(&lib), late = ns(&lib) - ns(&after);
 			long long err = early > late ? early : late;
@@ -253,7 +259,8 @@ static int compare_clocks(long ms, int nclocks, char **names)
 	} while (ns(&after) - ns(&start) < ms * 1000000LL);
 	printf("reads=%lld off=%lld", reads, off);
 	for (int i = 0; i < nclocks; i++)
-		printf(" worst_%s=%lld", names[i], worst[i]);
+		printf(" worst_%s=%lld span_%s=%lld", names[i], worst[i], names[i],
+		       last[i] - first[i]);
 	printf("\n");
 	return 0;
 }
@@ -425,15 +432,17 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "orphan") && argc == 3)
 		return orphan(!strcmp(argv[2], "wait"));
 	if (!strcmp(cmd, "year")) {
-		struct timespec ts, coarse;
-		struct tm tm, tm_coarse;
+		struct timespec ts, coarse, sys;
+		struct tm tm, tm_coarse, tm_sys;
 
 		clock_gettime(CLOCK_REALTIME, &ts);
 		clock_gettime(CLOCK_REALTIME_COARSE, &coarse);
+		syscall_clock(CLOCK_REALTIME, &sys);
 		gmtime_r(&ts.tv_sec, &tm);
 		gmtime_r(&coarse.tv_sec, &tm_coarse);
-		printf("year=%d year_coarse=%d\n", tm.tm_year + 1900,
-		       tm_coarse.tm_year + 1900);
+		gmtime_r(&sys.tv_sec, &tm_sys);
+		printf("year=%d year_coarse=%d year_syscall=%d\n", tm.tm_year + 1900,
+		       tm_coarse.tm_year + 1900, tm_sys.tm_year + 1900);
 		return 0;
 	}
 	if (!strcmp(cmd, "auxv")) {
