@@ -5,15 +5,15 @@
  * ppc64, ppc64le: byte order and layout differ) and hands them to
  * launches over a Unix socket (timekeeperd_protocol.h), sealed and
  * read-only, so however many programs run, one thread updates three pages
- * ~1000 times a second.
+ * at once just after the host's ticks (timekeeper_next_update()).
  *
  * Two processes.  The keeper writes the pages and serves the socket;
  * however it dies, its clear_child_tid threads leave every page in mode
  * NONE (timekeeper_clear_mode_at_exit_threads()), so readers, those that
  * outlive it included, fall back to the system call.  Its parent, the
- * watchdog, kills it when its update count stands still (keeper_watch.h),
- * the job ppctime-run's watchdog does for a launch's own keeper, and it
- * ends the daemon with it: the next
+ * watchdog, kills it when a stop (its SIGCHLD) holds its update count
+ * still (keeper_watch.h), the job ppctime-run's watchdog does for a
+ * launch's own keeper, and it ends the daemon with it: the next
  * launch (or systemd) starts a new one with new pages, so no page ever
  * comes back to life under a reader that saw it die.  Where the watchdog
  * cannot act (both stopped, a frozen cgroup), the keeper's own deadline
