@@ -74,12 +74,12 @@ enum timekeeper_mode {
  * where the host's HZ is higher (the coarse clocks' resolution is then
  * that period, and says so).  A wakeup costs a keeper 20 to 50 us of CPU
  * on a virtual machine, the more the longer it slept (a PVM guest at HZ
- * 250: 0.5% of a core at every tick, 0.34% at 83 a second, 0.26% at 50):
- * 50 a second keep it within 0.3%.  The coarse clocks then have a
- * resolution of 20 ms at HZ 100, 250, 300 and 1000, as the kernel's at
- * HZ 50 would.
+ * 250: 0.5% of a core at every tick, 0.34% at 83 a second, 0.20-0.33%
+ * at 50, 0.13-0.21% at 36): 40 a second at most keep it well within
+ * 0.3%.  The coarse clocks then have a resolution of 25 to 30 ms (28 ms
+ * at HZ 250, 25 at 1000, 30 at 100).
  */
-#define TIMEKEEPER_AUTO_MAX_HZ	50
+#define TIMEKEEPER_AUTO_MAX_HZ	40
 #define TIMEKEEPER_MAX_HZ	100000
 
 /* All-zero (or a NULL pointer) means: the defaults. */
