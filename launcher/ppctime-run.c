@@ -69,8 +69,6 @@
 #define PPCTIME_STRING_(x) #x
 #define PPCTIME_STRING(x) PPCTIME_STRING_(x)
 
-/* How often the watchdog looks at a launch's own keeper (keeper_watch.h). */
-
 struct target {
 	const char *name;
 	int elf_class;

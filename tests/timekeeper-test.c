@@ -777,7 +777,10 @@ static void test_schedule(const struct layout *l)
 		next = timekeeper_next_update(&rig.tk, at);
 		if (next <= at || next > at + period + tick.tv_nsec)
 			bad++;
-		spin_ns(next > at ? next - at : 0);
+		else
+			clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME,
+					&(struct timespec){ next / NSEC_PER_SEC,
+							    next % NSEC_PER_SEC }, NULL);
 	}
 	report(!bad && period % tick.tv_nsec == 0 &&
 	       timekeeper_update_hz(&rig.tk) == (NSEC_PER_SEC + period / 2) / period,
