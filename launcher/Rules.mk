@@ -41,15 +41,21 @@ launcher_run_deps = $(launcher_src)/ppctime-run.c $(launcher_src)/launch_protoco
 launcher_run_cc = $(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(launcher_src) \
 	-I$(srcdir)/vdso-kernel/include $(launcher_run_defs)
 
+# Where the build tree's ppctime-run finds what it runs, from its own
+# directory; the installed one finds all but the images in $(pkglibexecdir).
+launcher_build_dirs = -DLOADER_DIR='"."' -DPRELOAD_DIR='"."' -DDAEMON_DIR='"."' \
+	-DHANDLER_DIR='"."' -DIMAGE_DIR='"../vdso-kernel"'
+
 launcher/ppctime-run.o: $(launcher_run_deps)
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	$(Q)$(launcher_run_cc) -DLOADER_DIR='"."' -DIMAGE_DIR='"../vdso-kernel"' -c -o $@ $<
+	$(Q)$(launcher_run_cc) $(launcher_build_dirs) -c -o $@ $<
 
 launcher/installable/dirs.h: FORCE
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)printf '#define LOADER_DIR "%s"\n#define IMAGE_DIR "%s"\n' \
-		$(call bindir_to,$(pkglibexecdir)) $(call bindir_to,$(pkglibdir)) >$@.new
+	$(Q){ for d in LOADER PRELOAD DAEMON HANDLER; do \
+		printf '#define %s_DIR "%s"\n' $$d $(call bindir_to,$(pkglibexecdir)); done; \
+		printf '#define IMAGE_DIR "%s"\n' $(call bindir_to,$(pkglibdir)); } >$@.new
 	$(Q)if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
 launcher/installable/ppctime-run.o: $(launcher_run_deps) launcher/installable/dirs.h

@@ -973,7 +973,7 @@ static int attach_daemon(const struct target *t, unsigned long page_size,
 			 char *why, size_t whylen)
 {
 	/* The chroot handler has no files but its own: a daemon it finds. */
-	char *path = req->bundle ? NULL : support_file(LOADER_DIR, "ppctime-timekeeperd", false);
+	char *path = req->bundle ? NULL : support_file(DAEMON_DIR, "ppctime-timekeeperd", false);
 	int r = tkd_attach(daemon, &t->tk_target, page_size, path, why, whylen);
 
 	if (r && req->verbose)
@@ -998,7 +998,7 @@ static void prepare_preload(struct qemu_launch *q, const struct program_info *pr
 	q->image_fd = sealed_memfd("ppctime-vdso-image", image.elf.buf, image.elf.len);
 	vdso_image_free(&image);
 	loader = find_support_file(LOADER_DIR, t->loader);
-	preload = find_support_file(LOADER_DIR, "ppctime-qemu-preload.so");
+	preload = find_support_file(PRELOAD_DIR, "ppctime-qemu-preload.so");
 	if (strpbrk(preload, ": \t\n"))
 		refuse("%s: ld.so --preload takes no file name with a colon or a blank", preload);
 	/* ld.so --preload, not LD_PRELOAD: the user's LD_PRELOAD and QEMU's
@@ -1148,7 +1148,7 @@ static void static_qemu(const struct target *t, const char *dir, char *path, siz
 		 slash ? slash + 1 : t->qemu);
 }
 
-/* The dynamic handler (BINFMT_HANDLER beside the loaders, or
+/* The dynamic handler (BINFMT_HANDLER in HANDLER_DIR, or
  * --binfmt-print's) for a target that is built. */
 static int host_handler(const char *target, struct binfmt_handler *h, void *ctx)
 {
@@ -1164,7 +1164,7 @@ static int host_handler(const char *target, struct binfmt_handler *h, void *ctx)
 		snprintf(h->path, sizeof(h->path), "%s", req->binfmt_handler);
 	} else {
 		/* The link's own name, which says how the handler was run. */
-		dir = find_support_file(LOADER_DIR, ".");
+		dir = find_support_file(HANDLER_DIR, ".");
 		snprintf(h->path, sizeof(h->path), "%s/" BINFMT_HANDLER, dir);
 		free(dir);
 		if (access(h->path, X_OK) < 0)
@@ -1193,7 +1193,7 @@ static int register_handler(const char *target, struct binfmt_handler *h, void *
 	static_qemu(t, req->static_qemu_dir, qemu, sizeof(qemu));
 	if (r <= 0 || (access(qemu, R_OK) < 0 && !req->static_qemu_dir))
 		return r;
-	handler = find_support_file(LOADER_DIR, BUNDLE_HANDLER);
+	handler = find_support_file(HANDLER_DIR, BUNDLE_HANDLER);
 	loader = find_support_file(LOADER_DIR, t->loader);
 	image = find_support_file(IMAGE_DIR, t->image);
 	page_size = check_image(image, t, 0, &img);
