@@ -8,7 +8,7 @@ set -eu
 : "${top_builddir:=.}"
 cd "$top_builddir"
 . tests/config.sh
-run=launcher/ppctime-run
+run=run/ppctime-run
 failed=0
 
 # check NAME OUTPUT AWK-ARGUMENTS...: the awk program exits 0 when OUTPUT parses

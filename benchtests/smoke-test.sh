@@ -8,7 +8,7 @@ cd "$top_builddir"
 . tests/config.sh
 failed=0
 for t in $TARGETS; do
-	out=$("$srcdir"/benchtests/insn-count launcher/ppctime-run benchtests/vdso-insns-$t) || :
+	out=$("$srcdir"/benchtests/insn-count run/ppctime-run benchtests/vdso-insns-$t) || :
 	# every line: ENTRY CLOCK COUNT COUNT, counts plain or '~'-marked numbers
 	rows=$(printf '%s\n' "$out" | grep -cE '^[_a-z0-9]+ [-A-Z_]+ ~?[0-9]+ ~?[0-9]+$' || :)
 	# a count that varied between repeats is '~'-marked: still a count

@@ -31,10 +31,10 @@ sysroot: $(addsuffix .stamp,$(SYSROOTS))
 # glibc's tests, run by glibc's machinery through ppctime-run, with and
 # without the vDSO; and ppctime's tests of the sysroots.  Both are part of
 # 'make check' too.
-check-glibc: $(addsuffix .stamp,$(SYSROOTS)) launcher/ppctime-run
+check-glibc: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
 	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
 		$(srcdir)/tests/glibc/check-glibc
-check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) launcher/ppctime-run
+check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
 	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
 		$(srcdir)/tests/glibc/sysroot-test.sh
 

@@ -27,7 +27,7 @@ if [ "${PPCTIME_BINFMT_TEST:-}" != inside ]; then
 		unshare -Urm sh "$0"
 fi
 
-run=$top_builddir/launcher/ppctime-run
+run=$top_builddir/run/ppctime-run
 probes=$top_builddir/tests/guest
 misc=/proc/sys/fs/binfmt_misc
 work=$(mktemp -d "${TMPDIR:-/tmp}/binfmt-test.XXXXXX")
@@ -113,7 +113,7 @@ for t in $TARGETS; do
 done
 
 # By hand, not by the kernel: no AT_EXECFD, a message and 125.
-"$top_builddir/launcher/ppctime-binfmt" "$probes/launcher-probe-static-${TARGETS%% *}" x y \
+"$top_builddir/run/ppctime-binfmt" "$probes/launcher-probe-static-${TARGETS%% *}" x y \
 	>"$work/out" 2>"$work/err"
 status=$?
 if [ "$status" -eq 125 ] && grep -q 'as binfmt_misc runs it' "$work/err"; then

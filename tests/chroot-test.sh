@@ -46,7 +46,7 @@ if [ "${PPCTIME_CHROOT_TEST:-}" != inside ]; then
 		top_builddir="$top_builddir" srcdir="$srcdir" unshare -Urm sh "$0"
 fi
 
-run=$top_builddir/launcher/ppctime-run
+run=$top_builddir/run/ppctime-run
 probes=$top_builddir/tests/guest
 work=$(mktemp -d "${TMPDIR:-/tmp}/chroot-test.XXXXXX")
 trap 'umount -l "$work"/root-*/proc 2>/dev/null; rm -rf --one-file-system "$work"' EXIT
@@ -117,7 +117,7 @@ if [ "$status" -eq 125 ] && grep -q 'not a static PIE' "$work/err" &&
    ! ls "$misc"/ppctime-* >/dev/null 2>&1
 then pass "chroot-refuse-dynamic-qemu"
 else fail chroot-refuse-dynamic-qemu "status $status, entries: $(ls "$misc")"; show; fi
-"$top_builddir/launcher/ppctime-binfmt-static" "$probes/launcher-probe-static-${TARGETS%% *}" \
+"$top_builddir/run/ppctime-binfmt-static" "$probes/launcher-probe-static-${TARGETS%% *}" \
 	>"$work/out" 2>"$work/err"
 status=$?
 if [ "$status" -eq 125 ] && grep -q 'binfmt-register makes' "$work/err"
@@ -127,14 +127,14 @@ else fail chroot-handler-by-hand "status $status"; show; fi
 # As at boot: systemd-binfmt registers the binfmt.d file (the dynamic
 # handler, flags OP), then ppctime-binfmt.service runs its command, whose
 # entries must take their place and serve in chroots.
-grep -v '^#' "$top_builddir/launcher/zz-ppctime.conf" | while read -r entry; do
+grep -v '^#' "$top_builddir/run/zz-ppctime.conf" | while read -r entry; do
 	printf '%s' "$entry" >"$misc/register"
 done
 # (The kernel lists the flags in its own order.)
 op=$(grep -lx 'flags: \(OP\|PO\)' "$misc"/ppctime-* 2>/dev/null | wc -l)
 if [ "$op" -eq "$(echo $TARGETS | wc -w)" ]; then pass "chroot-binfmt.d ($op entries, flags OP)"
 else fail chroot-binfmt.d "$op entries of the binfmt.d file registered with flags OP"; fi
-boot=$(sed -n 's/^ExecStart=[^ ]* //p' "$top_builddir/launcher/ppctime-binfmt.service")
+boot=$(sed -n 's/^ExecStart=[^ ]* //p' "$top_builddir/run/ppctime-binfmt.service")
 # shellcheck disable=SC2086
 if "$run" $boot --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
 then pass "chroot-register (after the binfmt.d file, as at boot: $(grep -c '^ppctime-run: registered' "$work/err") entries)"

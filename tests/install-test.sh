@@ -122,7 +122,7 @@ else
 	changed=
 	for t in $TARGETS; do
 		eval loader=\$LOADER_$t image=\$IMAGE_$t.so
-		cmp -s "$work/strip$p/lib64/exec/ppctime/$loader" "$top_builddir/launcher/$loader" ||
+		cmp -s "$work/strip$p/lib64/exec/ppctime/$loader" "$top_builddir/loader/$loader" ||
 			changed="$changed $loader"
 		cmp -s "$work/strip$p/lib64/ppctime/$image" "$top_builddir/vdso-kernel/$image" ||
 			changed="$changed $image"
@@ -132,6 +132,6 @@ else
 fi
 # The installed launcher as 'make all' left it, for the configured
 # directories: a later 'make install' then builds nothing.
-env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_builddir" -s launcher/installable/ppctime-run \
+env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_builddir" -s run/installable/ppctime-run \
 	>"$work/relink.log" 2>&1 || { fail relink "$(tail -n 3 "$work/relink.log")"; }
 exit $failed

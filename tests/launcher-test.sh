@@ -17,7 +17,7 @@ set -u
 # Absolute: some cases run from another directory.
 top_builddir=$(cd "$top_builddir" && pwd -P)
 
-run=$top_builddir/launcher/ppctime-run
+run=$top_builddir/run/ppctime-run
 # The launch's own timekeeper, whatever daemon the machine or the user
 # has: tests/timekeeperd-test.sh is the shared one's.
 PPCTIME_TIMEKEEPERD=off
@@ -532,7 +532,7 @@ check_not_executable() { # NAME PROBE
 # interpreter, nothing left undefined, no libc start-up.
 check_loader_freestanding() { # NAME TARGET
 	cross=$(eval echo "\$CROSS_$2")
-	loader=$top_builddir/launcher/$(eval echo "\$LOADER_$2")
+	loader=$top_builddir/loader/$(eval echo "\$LOADER_$2")
 	if ! "${cross}readelf" -lW "$loader" >"$work/out" 2>"$work/err" ||
 	   ! "${cross}nm" "$loader" >"$work/symbols" 2>>"$work/err"; then
 		fail "$1" "${cross}readelf or ${cross}nm failed on $loader"; show
@@ -613,7 +613,7 @@ check_bad_interpreter() { # NAME TARGET PROBE
 # empty), as ppctime-run runs it but as QEMU's program itself.
 run_loader() { # TARGET LAUNCH
 	qemu=$(eval echo "\$QEMU_$1")
-	loader=$top_builddir/launcher/$(eval echo "\$LOADER_$1")
+	loader=$top_builddir/loader/$(eval echo "\$LOADER_$1")
 	if [ -n "$2" ]; then
 		PPCTIME_LAUNCH=$2 "$qemu" "$loader" >"$work/out" 2>"$work/err" </dev/null
 	else
@@ -888,7 +888,7 @@ check_missing_files() { # NAME PROBE
 # The preload in a program ppctime-run did not start: it says so, with
 # status 125, rather than let QEMU run PROGRAM with no vDSO.
 check_preload_alone() {
-	LD_PRELOAD=$top_builddir/launcher/ppctime-qemu-preload.so /bin/true \
+	LD_PRELOAD=$top_builddir/preload/ppctime-qemu-preload.so /bin/true \
 		>"$work/out" 2>"$work/err"
 	status=$?
 	if [ "$status" -eq 125 ] && has 'no usable ppctime-launch memfd' err; then

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of the timekeeper (launcher/timekeeper.h): it writes a data
+ * Host test of the timekeeper (timekeeper/timekeeper.h): it writes a data
  * page for each target layout while this program reads the page the way
  * ppctime's powerpc vDSO does (target byte order, the seqcount, the
  * 64-bit delta * mult, the timebase being the TSC), and compares what it

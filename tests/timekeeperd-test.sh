@@ -18,7 +18,7 @@ set -u
 . "$top_builddir/tests/config.sh"
 top_builddir=$(cd "$top_builddir" && pwd -P)
 
-run=$top_builddir/launcher/ppctime-run
+run=$top_builddir/run/ppctime-run
 probes=$top_builddir/tests/guest
 work=$(mktemp -d "${TMPDIR:-/tmp}/timekeeperd-test.XXXXXX")
 . "$srcdir/tests/test-lib.sh"
@@ -161,7 +161,7 @@ check_stuck_replaced() { # NAME PROBE
 check_launch_watched() { # NAME PROBE
 	d=$work/$1
 	mkdir -m 700 "$d"
-	"$top_builddir/launcher/ppctime-timekeeperd" --socket-dir="$d" --idle-exit=2 \
+	"$top_builddir/timekeeperd/ppctime-timekeeperd" --socket-dir="$d" --idle-exit=2 \
 		2>"$work/daemon-err" </dev/null &
 	daemon=$!
 	# Its keeper forks once the pages are calibrated: it answers at once.
@@ -235,7 +235,7 @@ check_machine_daemon() { # NAME PROBE
 		for i in 1 2; do env -u PPCTIME_TIMEKEEPERD "$2" -v "$3" vdso || exit; done
 		mount -t tmpfs -o mode=755 none /run
 		env -u PPCTIME_TIMEKEEPERD "$2" -v "$3" vdso
-		kill $daemon' sh "$top_builddir/launcher/ppctime-timekeeperd" "$run" "$2" \
+		kill $daemon' sh "$top_builddir/timekeeperd/ppctime-timekeeperd" "$run" "$2" \
 		>"$work/out" 2>"$work/err" </dev/null
 	status=$?
 	inodes=$(sed -n 's|.* \([0-9][0-9]*\)  */memfd:ppctime-vdso-data-.*|\1|p' "$work/err" | sort -u)
@@ -338,7 +338,7 @@ time.sleep(30)'
 		env -u PPCTIME_TIMEKEEPERD timeout 10 "$2" -v "$3" vdso >/dev/null
 		echo "launch=$?"
 		pkill -P $flooder; kill $flooder $daemon' \
-		sh "$top_builddir/launcher/ppctime-timekeeperd" "$run" "$2" "$flood" "$work/flood" \
+		sh "$top_builddir/timekeeperd/ppctime-timekeeperd" "$run" "$2" "$flood" "$work/flood" \
 		>"$work/out" 2>"$work/err" </dev/null
 	before=$(value fds_before) after=$(value fds_after)
 	served=$(value served) refused=$(value refused) launched=$(value launch)
@@ -375,7 +375,7 @@ check_unmapped_user() { # NAME PROBE
 		for i in $(seq 50); do grep -q "@$1/timekeeperd.sock" /proc/net/unix && break; sleep 0.1; done
 		PPCTIME_TIMEKEEPERD=$1 unshare -U "$3" -v "$4" vdso
 		echo "status=$?"
-		kill $attacker' sh "$d" "$top_builddir/launcher/ppctime-timekeeperd" "$run" "$2" \
+		kill $attacker' sh "$d" "$top_builddir/timekeeperd/ppctime-timekeeperd" "$run" "$2" \
 		"$attacker" >"$work/out" 2>"$work/err" </dev/null
 	if [ "$(value status)" != 0 ]; then
 		fail "$1" "status $(value status)"; show
@@ -552,7 +552,7 @@ s.close()' "$d" >"$work/listening" &
 
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
-	if [ ! -x "$dyn" ] || [ ! -x "$top_builddir/launcher/ppctime-timekeeperd" ]; then
+	if [ ! -x "$dyn" ] || [ ! -x "$top_builddir/timekeeperd/ppctime-timekeeperd" ]; then
 		skip "timekeeperd-$t" "the probes or the daemon not built"
 		continue
 	fi

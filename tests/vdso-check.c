@@ -19,7 +19,7 @@
  *     entry's return address) alone, except that a system call may save
  *     r11 on a frame of its own and must reload it right after sc.
  *
- * The ELF structure comes from launcher/vdso_image; the instructions from
+ * The ELF structure comes from elf/vdso_image; the instructions from
  * the target's objdump run on the .dbg twin (which keeps the full symbol
  * table that says where each function starts and ends), with branch
  * encodings decoded from the image itself.

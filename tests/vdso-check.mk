@@ -5,11 +5,10 @@
 
 VDSO_CHECK = tests/vdso-check
 
-$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS) $(VDSO_IMAGE_HEADERS) \
-		targets.h
+$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS) Makefile
 	$(quiet) CC $@
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) $(LDFLAGS) -o $@ \
 		$(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS)
 
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso

@@ -6,7 +6,7 @@
 set -eu
 : "${top_builddir:=.}"
 . "$top_builddir/tests/config.sh"
-run=$top_builddir/launcher/ppctime-run
+run=$top_builddir/run/ppctime-run
 failed=0
 
 # served clocks, then ones the vDSO passes to the kernel

@@ -6,11 +6,10 @@
 VDSO_GUEST_LIBS_ppc32 = -latomic
 
 define vdso_guest_rules
-tests/guest/vdso-clock-test-$(1): $(srcdir)/tests/guest/vdso-clock-test.c \
-		$(srcdir)/tests/guest/vdso_call.h $(srcdir)/tests/test_report.h
+tests/guest/vdso-clock-test-$(1): $(srcdir)/tests/guest/vdso-clock-test.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra -pthread -o $$@ $$< \
+	$(Q)$(CROSS_$(1))gcc $(GUEST_CFLAGS) -g -pthread -o $$@ $$< \
 		-ldl $(VDSO_GUEST_LIBS_$(1))
 endef
 $(foreach t,$(TARGETS),$(eval $(call vdso_guest_rules,$(t))))

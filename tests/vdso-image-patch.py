@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 """vdso-image-patch.py OP IN OUT: writes the vDSO image IN changed by OP
 to OUT, for tests/vdso-image-test.sh (one corruption each) and the fuzz
-corpus (launcher/fuzz-vdso-image.sh).  OP names one change; OP=N passes
+corpus (elf/fuzz-vdso-image.sh).  OP names one change; OP=N passes
 it a number.  Byte order and class come from the image."""
 import struct
 import sys

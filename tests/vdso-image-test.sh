@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# ppctime-run's image checks (launcher/vdso_image) through
+# ppctime-run's image checks (elf/vdso_image) through
 # tests/vdso-image-probe, for each configured target: the built images, the
 # benchmarks' variants and Linux 6.1's own (when built) are accepted with
 # the page size they were built for; copies of the built image corrupted

@@ -1,16 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# tests/vdso-image-test.sh: ppctime-run's image checks (launcher/vdso_image)
+# tests/vdso-image-test.sh: ppctime-run's image checks (elf/vdso_image)
 # on the built images and on corrupt copies of them, through the host
 # driver tests/vdso-image-probe.  The benchmarks' variant images are
 # checked too: their data-page helpers must still tell the page size.
 
 VDSO_IMAGE_PROBE = tests/vdso-image-probe
 
-$(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS) \
-		$(VDSO_IMAGE_HEADERS) targets.h
+$(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS) Makefile
 	$(quiet) CC $@
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) -I$(srcdir)/launcher $(LDFLAGS) -o $@ \
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) $(LDFLAGS) -o $@ \
 		$(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS)
 
 CHECK_DEPS += $(VDSO_IMAGE_PROBE) $(SEED_IMAGES)

@@ -30,24 +30,21 @@ vdso_cflags = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -ffreestanding \
 # vdso_rules TARGET DIR SOURCE: DIR/IMAGE.so and DIR/IMAGE.so.dbg for TARGET,
 # objects in DIR/TARGET/, from SOURCE, a vdso-kernel/ tree.
 define vdso_rules
-$(2)/$(1)/vgettimeofday.o: $(3)/arch/powerpc/vdso/vgettimeofday.c \
-		$(3)/lib/gettimeofday.c $(wildcard $(3)/include/vdso/*.h \
-		$(3)/arch/powerpc/include/asm/vdso/*.h)
+$(2)/$(1)/vgettimeofday.o: $(3)/arch/powerpc/vdso/vgettimeofday.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
 	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) $(call vdso_cflags,$(1)) \
-		-c -o $$@ $$<
+		$(DEPFLAGS) -c -o $$@ $$<
 
-$(2)/$(1)/%.o: $(3)/arch/powerpc/vdso/%.S $(3)/arch/powerpc/vdso/vdso_asm.h \
-		$(3)/include/vdso/datapage.h
+$(2)/$(1)/%.o: $(3)/arch/powerpc/vdso/%.S
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) AS "$$@"
-	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -c -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ $(DEPFLAGS) -c -o $$@ $$<
 
-$(2)/$(1)/vdso.lds: $(3)/arch/powerpc/vdso/vdso.lds.S $(3)/include/vdso/datapage.h
+$(2)/$(1)/vdso.lds: $(3)/arch/powerpc/vdso/vdso.lds.S
 	$(Q)$(MKDIR_P) $$(@D)
 	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -Upowerpc -E -P \
-		-x assembler-with-cpp -o $$@ $$<
+		-x assembler-with-cpp $(DEPFLAGS) -MT $$@ -MF $$@.d -o $$@ $$<
 
 $(2)/$(IMAGE_$(1)).so.dbg: $(2)/$(1)/vdso.lds \
 		$(addprefix $(2)/$(1)/,$(addsuffix .o,$(VDSO_ASM) vgettimeofday))
@@ -63,6 +60,7 @@ $(2)/$(IMAGE_$(1)).so: $(2)/$(IMAGE_$(1)).so.dbg
 	$$(quiet) STRIP "$$@"
 	$(Q)$(CROSS_$(1))objcopy -S --set-section-flags .dynamic=alloc,readonly,contents \
 		--set-section-flags .got=alloc,readonly,contents $$< $$@
+DEPDIRS += $(2)/$(1)
 endef
 $(foreach t,$(TARGETS),$(eval $(call vdso_rules,$(t),vdso-kernel,$(vdso_src))))
 

@@ -12,7 +12,7 @@ for_targets() {
 	while read -r name triplet qemu; do
 		"$1" "$name" "$triplet" "$qemu"
 	done <<-EOF
-	$(awk '!/^#/ && NF { print $1, $2, $9 }' targets.txt)
+	$(sh build-aux/target-fields targets.txt name triplet qemu)
 	EOF
 }
 

@@ -28,7 +28,7 @@ set -u
 . "$top_builddir/tests/config.sh"
 top_builddir=$(cd "$top_builddir" && pwd -P)
 srcdir=$(cd "$srcdir" && pwd -P)
-run=$top_builddir/launcher/ppctime-run
+run=$top_builddir/run/ppctime-run
 probe_src=$srcdir/tests/glibc/sysroot-probe.c
 work=$(mktemp -d "${TMPDIR:-/tmp}/sysroot-test.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -345,7 +345,7 @@ static void test_abi_tbfreq(void)
 
 /*
  * QEMU answers the time system calls from the data page the vDSO reads
- * (launcher/guest_clock.h), as a kernel answers both from one timekeeper.
+ * (preload/guest_clock.h), as a kernel answers both from one timekeeper.
  * So, interleaved, system call, vDSO, system call, ...: no vDSO reading
  * is behind the system call before it or ahead of the one after it, for
  * every served clock and time(): at least AGREE_PAIRS pairs, and for the

@@ -3,7 +3,7 @@
  * libFuzzer target for vdso_image: whatever the bytes, parsing either fails
  * with a message or gives an image every accessor and check can walk, all
  * without a crash, a sanitizer report, a leak or a quadratic walk (the
- * corpus has a large image; launcher/fuzz.mk builds and runs it).  The
+ * corpus has a large image; elf/fuzz.mk builds and runs it).  The
  * same bytes as a program ppctime-run is to run go through elf_program.
  */
 #include "elf_program.h"

@@ -1,14 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
-# Linux 6.1 booted under qemu-system with ppctime's vDSO (kernel/README.md):
+# Linux 6.1 booted under qemu-system with ppctime's vDSO (tests/boot/README.md):
 #   boot/linux-ppctime/          linux-src/ with patches/linux-6.1 applied
 #                                (patches/Rules.mk)
 #   boot/TARGET-CONFIG/vmlinux   CONFIG ppctime (the series) or linux-6.1
-#                                (stock), built by kernel/build-kernel
-#   boot/initramfs-TARGET-KIND.cpio  init and the programs of kernel/KIND.tests
+#                                (stock), built by tests/boot/build-kernel
+#   boot/initramfs-TARGET-KIND.cpio  init and the programs of tests/boot/KIND.tests
 # 'make check-kernel' (part of 'make check') boots the ppctime kernels;
 # 'make bench' boots both, side by side.
 
-kernel_src = $(srcdir)/kernel
+kernel_src = $(srcdir)/tests/boot
 KERNEL_CONFIGS = ppctime linux-6.1
 KERNEL_FRAGMENTS_ppc32 = common ppc32
 KERNEL_FRAGMENTS_ppc64 = common ppc64 ppc64be
@@ -62,7 +62,7 @@ boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c $(srcdir)/tests/test_r
 		$$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
 
 # boot/initramfs-TARGET-KIND.cpio: /init
-# running kernel/KIND.tests, FILES as GUEST_PATH=HOST_FILE.
+# running tests/boot/KIND.tests, FILES as GUEST_PATH=HOST_FILE.
 boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitramfs \
 		boot/guest/init-$(1) boot/guest/kernel-test-$(1)-static \
 		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1)
@@ -91,7 +91,7 @@ BOOT_CHECK_DEPS = $(foreach t,$(BOOT_TARGETS),boot/$(t)-ppctime/vmlinux \
 # make bench: both kernels booted in turn on each target, each time.
 define kernel_bench_rules
 bench/records/kernel-$(1).jsonl: FORCE boot/$(1)-ppctime/vmlinux boot/$(1)-linux-6.1/vmlinux \
-		launcher/ppctime-run benchtests/vdso-insns-$(1) \
+		run/ppctime-run benchtests/vdso-insns-$(1) \
 		boot/initramfs-$(1)-bench.cpio
 	$$(quiet) BENCH "$(1): Linux 6.1 with the series and as it is, under qemu-system"
 	$(Q)$(MKDIR_P) $$(@D)

@@ -1,25 +1,25 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs launcher/fuzz_vdso_image on a corpus seeded with the built vDSO images,
+# Runs elf/fuzz_vdso_image on a corpus seeded with the built vDSO images,
 # the vdso-check fixtures and a large image of 65536 version definitions.
 # With FUZZ_RUNS set ("make fuzz") that many executions, the fuzzer
 # required; without (a "make check" test) a few seconds, or SKIP when
-# launcher/fuzz-smoke.status says it could not be built.  A crash, a
+# elf/fuzz-smoke.status says it could not be built.  A crash, a
 # sanitizer report or an input taking over 10 s (a loop, or a quadratic walk
-# of the large image) fails it, keeping the input as launcher/fuzz-crash-*.
+# of the large image) fails it, keeping the input as elf/fuzz-crash-*.
 set -u
 : "${srcdir:=.}" "${top_builddir:=.}"
 name=fuzz-vdso-image
-fuzzer=$top_builddir/launcher/fuzz_vdso_image
-corpus=$top_builddir/launcher/fuzz-corpus
-log=$top_builddir/launcher/fuzz.log
+fuzzer=$top_builddir/elf/fuzz_vdso_image
+corpus=$top_builddir/elf/fuzz-corpus
+log=$top_builddir/elf/fuzz.log
 smoke_seconds=5
 
 if [ -n "${FUZZ_RUNS:-}" ]; then
 	limit=-runs=$FUZZ_RUNS
 else
-	ready=$(cat "$top_builddir/launcher/fuzz-smoke.status" 2>/dev/null) ||
-		ready="launcher/fuzz-smoke.status is missing: run make check"
+	ready=$(cat "$top_builddir/elf/fuzz-smoke.status" 2>/dev/null) ||
+		ready="elf/fuzz-smoke.status is missing: run make check"
 	if [ "$ready" != ready ]; then
 		echo "SKIP: $name: $ready"
 		exit 0
@@ -52,11 +52,11 @@ for f in "$corpus"/*; do
 done
 
 if "$fuzzer" "$limit" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
-	-artifact_prefix="$top_builddir/launcher/fuzz-crash-" "$corpus" >"$log" 2>&1; then
+	-artifact_prefix="$top_builddir/elf/fuzz-crash-" "$corpus" >"$log" 2>&1; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
 	echo "PASS: $name: $runs executions ($limit), no crash or sanitizer report"
 else
 	tail -n 40 "$log"
-	echo "FAIL: $name: crash, hang or sanitizer report (log: $log; input: launcher/fuzz-crash-*)"
+	echo "FAIL: $name: crash, hang or sanitizer report (log: $log; input: elf/fuzz-crash-*)"
 	exit 1
 fi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * What only a real kernel can show of its vDSO, run as root inside a
- * booted guest (kernel/README.md), through the C library as programs call
+ * booted guest (tests/boot/README.md), through the C library as programs call
  * it.  Built against the sysroot's glibc, statically and dynamically:
  *
  *   kernel-test libc      each time function, 0 time system calls (counted

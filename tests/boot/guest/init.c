@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * /init of the boot tests' initramfs (kernel/mkinitramfs): mounts /proc,
+ * /init of the boot tests' initramfs (tests/boot/mkinitramfs): mounts /proc,
  * runs each line of /boot-tests (a program and its arguments, separated by
  * spaces) with its output on the console, then powers the machine off.
- * kernel/boot-test reads the console:
+ * tests/boot/boot-test reads the console:
  *
  *   BOOT-TEST: start CPUS          first, with the CPUs online
  *   BOOT-TEST: run CMD             before each program

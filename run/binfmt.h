@@ -20,7 +20,7 @@
  * after qemu-user-binfmt's, are used instead of theirs, and theirs again
  * once ours are gone: theirs are never changed.  At boot, systemd-binfmt
  * registers binfmt.d(5) files in the order of their names: the file
- * that holds ours (launcher/Rules.mk) is named to come after qemu-*.conf.
+ * that holds ours (run/Rules.mk) is named to come after qemu-*.conf.
  */
 #ifndef PPCTIME_BINFMT_H
 #define PPCTIME_BINFMT_H

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Boots Linux 6.1 with the series (boot/TARGET-ppctime/vmlinux) on each
 # target under qemu-system with the check initramfs, and passes on what
-# the guest reports (kernel/boot-test, kernel/check.tests).
+# the guest reports (tests/boot/boot-test, tests/boot/check.tests).
 set -eu
 : "${top_builddir:=.}" "${srcdir:=.}"
 . "$top_builddir/tests/config.sh"

@@ -1,0 +1,38 @@
+# SPDX-License-Identifier: GPL-2.0
+# The shared timekeeper, timekeeperd/ppctime-timekeeperd, and a launch's
+# side of it (timekeeperd_client.h), which ppctime-run links and the
+# daemon too (the socket's directory); the systemd units of the machine's
+# daemon.  ppctime-run finds the daemon in its DAEMON_DIR (run/Rules.mk).
+
+TIMEKEEPERD_CPPFLAGS = -I$(srcdir)/timekeeperd -I$(srcdir)/timekeeper -I$(srcdir)/include \
+	-I$(srcdir)/vdso-kernel/include
+TIMEKEEPERD_CLIENT_OBJS = timekeeperd/timekeeperd_client.o
+$(eval $(call host_objects,timekeeperd,$(TIMEKEEPERD_CPPFLAGS)))
+
+timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o $(TIMEKEEPERD_CLIENT_OBJS) \
+		$(TIMEKEEPER_OBJ)
+	$(quiet) LD $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $^
+
+timekeeperd_units = timekeeperd/ppctime-timekeeperd.service timekeeperd/ppctime-timekeeperd.socket
+$(timekeeperd_units): timekeeperd/%: $(srcdir)/timekeeperd/%.in Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)$(SED) -e 's|@pkglibexecdir@|$(pkglibexecdir)|g' -e 's|@bindir@|$(bindir)|g' $< >$@
+
+ALL += timekeeperd/ppctime-timekeeperd $(timekeeperd_units)
+# The daemon runs, so it is not among INSTALL_HOST_LIBEXEC (mode 644); its
+# units go where systemd looks for a package's (Debian 12's
+# /lib/systemd/system: debian/rules sets it).
+systemdsystemunitdir = $(prefix)/lib/systemd/system
+install-timekeeperd: installdirs all
+	$(INSTALL_PROGRAM) timekeeperd/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)
+	$(MKDIR_P) $(DESTDIR)$(systemdsystemunitdir)
+	$(INSTALL_DATA) $(timekeeperd_units) $(DESTDIR)$(systemdsystemunitdir)
+uninstall-timekeeperd:
+	rm -f $(DESTDIR)$(pkglibexecdir)/ppctime-timekeeperd \
+		$(addprefix $(DESTDIR)$(systemdsystemunitdir)/,$(notdir $(timekeeperd_units)))
+INSTALL_HOOKS += install-timekeeperd
+UNINSTALL_HOOKS += uninstall-timekeeperd
+.PHONY: install-timekeeperd uninstall-timekeeperd
+CLEANFILES += timekeeperd/ppctime-timekeeperd timekeeperd/ppctime-timekeeperd.o \
+	$(TIMEKEEPERD_CLIENT_OBJS) $(timekeeperd_units)
