@@ -40,16 +40,19 @@ CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-s
 # Installed: ppctime-bench in $(bindir), measuring the installed ppctime-run
 # with the harnesses in $(bench_programs_dir) (the ones built against
 # Debian's cross C libraries: the other measurements need a build tree) and
-# the data it reads in $(pkgdatadir).  It finds both relative to itself.
+# the data it reads in $(pkgdatadir), with its Python package, a private
+# one as Debian's Python policy has them.  It finds both relative to itself.
 bench_programs_dir = $(pkglibexecdir)/bench
 bench_data = $(srcdir)/targets.txt $(srcdir)/benchtests/record.schema.json \
 	$(srcdir)/benchtests/summary.schema.json
+bench_package = $(wildcard $(srcdir)/benchtests/ppctime_bench/*.py)
 ALL += $(BENCH_PROGRAMS) $(MICRO_PROGRAMS)
 install-bench: installdirs all
-	$(MKDIR_P) $(DESTDIR)$(bench_programs_dir) $(DESTDIR)$(pkgdatadir)
+	$(MKDIR_P) $(DESTDIR)$(bench_programs_dir) $(DESTDIR)$(pkgdatadir)/ppctime_bench
 	$(INSTALL_GUEST_PROGRAM) $(BENCH_PROGRAMS) $(MICRO_PROGRAMS) $(DESTDIR)$(bench_programs_dir)
 	$(INSTALL) $(srcdir)/benchtests/insn-count $(DESTDIR)$(bench_programs_dir)
 	$(INSTALL_DATA) $(bench_data) $(DESTDIR)$(pkgdatadir)
+	$(INSTALL_DATA) $(bench_package) $(DESTDIR)$(pkgdatadir)/ppctime_bench
 	$(SED) -e '1s|.*|#!$(or $(PYTHON),/usr/bin/env python3)|' \
 		-e 's|^INSTALLED = None$$|INSTALLED = ("$(call bindir_to,$(pkgdatadir))", "$(call bindir_to,$(bench_programs_dir))")|' \
 		$(srcdir)/benchtests/ppctime-bench >$(DESTDIR)$(bindir)/ppctime-bench
@@ -58,6 +61,7 @@ install-bench: installdirs all
 		>$(DESTDIR)$(man1dir)/ppctime-bench.1
 uninstall-bench:
 	rm -rf $(DESTDIR)$(bench_programs_dir) $(DESTDIR)$(bindir)/ppctime-bench \
+		$(DESTDIR)$(pkgdatadir)/ppctime_bench \
 		$(DESTDIR)$(man1dir)/ppctime-bench.1 \
 		$(addprefix $(DESTDIR)$(pkgdatadir)/,$(notdir $(bench_data)))
 	-rmdir $(DESTDIR)$(pkgdatadir)

@@ -55,6 +55,7 @@ installed_make install "$dest"
 	done
 	echo "${p#/}/share/man/man1/ppctime-run.1 ${p#/}/share/man/man1/ppctime-bench.1"
 	for f in targets.txt record.schema.json summary.schema.json; do echo "${p#/}/share/ppctime/$f"; done
+	for f in "$srcdir"/benchtests/ppctime_bench/*.py; do echo "${p#/}/share/ppctime/ppctime_bench/${f##*/}"; done
 	for f in README.md COPYING COPYING.LIB; do echo "${p#/}/share/doc/ppctime-docs/$f"; done
 } | tr ' ' '\n' | LC_ALL=C sort >"$work/expected"
 # A sysroot's own files are its business.

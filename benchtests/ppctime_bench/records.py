@@ -1,0 +1,71 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The records: one JSON object per measured value, one file per suite
+and target (OUT/records/SUITE-TARGET.jsonl), each validated against
+benchtests/record.schema.json when read."""
+
+import glob
+import json
+import os
+
+from . import die, trees
+
+# The configurations named in the records and the report: Linux's own
+# vDSO image, and the sysroot's glibc built with sysdeps/.
+LINUX = "linux-6.1"
+SYSROOT_GLIBC = "ppctime+sysroot-glibc"
+
+
+def record(suite, target, config, entry, clock, metric, unit, value, exact, rep=0):
+    return {"suite": suite, "target": target, "config": config, "entry": entry,
+            "clock": clock, "metric": metric, "unit": unit, "value": value,
+            "exact": exact, "rep": rep}
+
+
+def write_records(out, name, records):
+    os.makedirs(os.path.join(out, "records"), exist_ok=True)
+    path = os.path.join(out, "records", f"{name}.jsonl")
+    with open(path + ".tmp", "w") as f:
+        for r in records:
+            f.write(json.dumps(r) + "\n")
+    os.replace(path + ".tmp", path)
+    return path
+
+
+def load_schema(name):
+    with open(trees.TREE.schema(name)) as f:
+        return json.load(f)
+
+
+def validator(name):
+    try:
+        import jsonschema
+    except ImportError:
+        die("python3 lacks jsonschema: install the Debian package python3-jsonschema")
+    schema = load_schema(name)
+    return jsonschema.Draft7Validator(schema)
+
+
+def read_records(directory):
+    """Every record in DIRECTORY/*.jsonl, each validated against the schema."""
+    check = validator("record.schema.json")
+    records, errors = [], []
+    paths = sorted(glob.glob(os.path.join(directory, "*.jsonl")))
+    if not paths:
+        die(f"no records in {directory}/ (make bench)")
+    for path in paths:
+        with open(path) as f:
+            for number, line in enumerate(f, 1):
+                try:
+                    r = json.loads(line)
+                except json.JSONDecodeError as e:
+                    errors.append(f"{path}:{number}: not JSON: {e}")
+                    continue
+                problems = [e.message for e in check.iter_errors(r)]
+                if problems:
+                    errors.append(f"{path}:{number}: {'; '.join(problems)}")
+                else:
+                    records.append(r)
+    if errors:
+        die("records that do not match benchtests/record.schema.json:\n  "
+            + "\n  ".join(errors[:20]))
+    return records

@@ -1,0 +1,87 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The render command: every record validated, then OUT/report.md,
+OUT/summary-TARGET.json (validated against benchtests/summary.schema.json)
+and the charts."""
+
+import json
+import os
+
+from . import die
+from .charts import chart_insns, chart_seeds, chart_speedup
+from .machine import machine_lines, read_machine
+from .records import read_records, validator
+from .tables import (Results, keeper_cpu_bound, seed_rows, summary_rows, table_generic, table_glibc,
+                     table_insns, table_seeds, table_summary, table_timings)
+
+# The suites with tables of their own; any other gets table_generic's.
+KNOWN_SUITES = ("insns", "timings", "glibc")
+
+
+def command_render(args):
+    res = Results(read_records(os.path.join(args.out, "records")))
+    machine = read_machine(args.out)
+    check = validator("summary.schema.json")
+    md = ["# ppctime benchmark report", ""]
+    md += ["Exact instruction counts from QEMU's exec trace; timings under QEMU user",
+           "mode, median [interquartile range] of the runs, configurations taking",
+           "turns inside each repetition; a verdict is `same` where the spreads",
+           "overlap.  Speedups: how many times faster than the reference",
+           "(`syscall`: syscall(2) called directly; `no-vdso`: the C library",
+           "with no vDSO).  `~`: the count varies between calls (the smallest).",
+           "", "Machine:", ""] + machine_lines(machine) + [""]
+    headline = chart_insns(res, args.out)
+    if headline:
+        md += [f"![instructions per call]({headline[0]}) ([SVG]({headline[1]}))", ""]
+    summaries = {}
+    for t in res.targets:
+        md += [f"## {t}", ""]
+        if res.calls("insns", t):
+            rows = summary_rows(res, t)
+            summary = {"target": t, "machine": machine, "rows": rows}
+            problems = [e.message for e in check.iter_errors(summary)]
+            if problems:
+                die(f"summary-{t}.json does not match benchtests/summary.schema.json: {problems[0]}")
+            with open(os.path.join(args.out, f"summary-{t}.json"), "w") as f:
+                json.dump(summary, f, indent=1)
+                f.write("\n")
+            summaries[t] = rows
+            md += [f"### Summary ([summary-{t}.json](summary-{t}.json))", "",
+                   "Per C library call: the vDSO entry it reaches, called directly, against",
+                   "syscall(2), ns per call (medians); instructions inside that entry; what",
+                   "glibc adds around it (sysroot's glibc / Debian's; `-`: it made the",
+                   "system call).", "", table_summary(rows),
+                   "### Instructions per call", "",
+                   "Inside the vDSO, and from the C library's entry to return: Debian's",
+                   "glibc (+libc) and the sysroot's built with sysdeps/ (+glibc"
+                   + (", 64-bit time_t" if t == "ppc32" else "") + "); ratio: ppctime over Linux.",
+                   "", table_insns(res, t)]
+        # The seeds' variants: measured in a build tree only.
+        if res.calls("insns", t) and len(seed_rows(res, t)) > 1:
+            md += ["### The seeds' designs", "", "Instructions per call inside the vDSO.  "
+                   "bcl+8 even saves an instruction: its price, mispredicted returns from "
+                   "POWER8's corrupted link stack, is invisible under QEMU; seed 000 measured "
+                   "4-9% of a gettimeofday call on POWER7 and POWER8.", "", table_seeds(res, t)]
+            chart = chart_seeds(res, args.out, t)
+            if chart:
+                md += [f"![seeds]({chart[0]}) ([SVG]({chart[1]}))", ""]
+        if res.calls("timings", t):
+            md += ["### Timings", "", "Reference and speedups per call; controls should "
+                   "come out `same`.", "", table_timings(res, t)]
+            chart = chart_speedup(res, args.out, t)
+            if chart:
+                md += [f"![speedup]({chart[0]}) ([SVG]({chart[1]}))", ""]
+        if res.calls("glibc", t):
+            md += ["### glibc benchtests", "",
+                   f"glibc's own bench machinery (bench-{t}.out, validated by glibc's",
+                   "validate_benchout.py), timebase ticks per call, mean over each run's",
+                   f"iterations, median [spread] over the runs; glibc's compare_bench.py: "
+                   f"[compare_bench-{t}.txt](compare_bench-{t}.txt).", "", table_glibc(res, t)]
+        for suite in sorted({k[0] for k in res.figures if k[1] == t} - set(KNOWN_SUITES)):
+            md += [f"### {suite}", "", table_generic(res, suite, t)]
+            if suite == "timekeeper":
+                md += keeper_cpu_bound(res, t)
+    with open(os.path.join(args.out, "report.md"), "w") as f:
+        f.write("\n".join(md))
+    for t, rows in summaries.items():
+        print(f"{t}: summary\n{table_summary(rows)}")
+    print(f"report: {os.path.join(args.out, 'report.md')}")

@@ -1,0 +1,244 @@
+# SPDX-License-Identifier: LGPL-2.1-or-later
+"""The report's tables, in Markdown, from the aggregated figures (Results),
+and the rows the charts and the summary JSON share with them."""
+
+import re
+
+from .records import LINUX, SYSROOT_GLIBC
+from .stats import aggregate, compare, is_control, number
+from .trees import seed_design, seed_names
+
+
+def md_table(header, rows):
+    """A pipe table, its columns padded so it reads as plain text too;
+    columns after the first ones holding text are right-aligned."""
+    cells = [header] + [[str(c) for c in row] for row in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(header))]
+    numeric = [i > 0 and all(re.match(r"^[-~0-9.]", row[i]) or row[i] == "-" for row in cells[1:])
+               for i in range(len(header))]
+
+    def line(row):
+        return "| " + " | ".join(c.rjust(w) if n else c.ljust(w)
+                                 for c, w, n in zip(row, widths, numeric)) + " |"
+    rule = "|" + "|".join(("-" * (w + 1) + ":") if n else ("-" * (w + 2))
+                          for w, n in zip(widths, numeric)) + "|"
+    return "\n".join([line(header), rule] + [line(r) for r in cells[1:]]) + "\n"
+
+
+def call_name(entry, clock):
+    return f"{entry} {clock}" if clock else entry
+
+
+class Results:
+    """The aggregated figures, and the lookups the tables share."""
+
+    def __init__(self, records):
+        self.figures = aggregate(records)
+        self.targets = list(dict.fromkeys(k[1] for k in self.figures))
+
+    def get(self, suite, target, entry, clock, config, metric):
+        return self.figures.get((suite, target, entry, clock, config, metric))
+
+    def calls(self, suite, target, metric=None):
+        """(entry, clock) pairs of SUITE and TARGET, in the order measured."""
+        return list(dict.fromkeys((k[2], k[3]) for k in self.figures
+                                  if k[0] == suite and k[1] == target
+                                  and (metric is None or k[5] == metric)))
+
+    def configs(self, suite, target):
+        return list(dict.fromkeys(k[4] for k in self.figures if k[0] == suite and k[1] == target))
+
+    def insns(self, target, config, entry, clock, metric="insns_vdso"):
+        return self.get("insns", target, entry, clock, config, metric)
+
+    def vdso_entry(self, target, entry, clock):
+        """The vDSO entry a libc call reaches: the 64-bit one where there are two."""
+        for name in (f"__kernel_{entry}64", f"__kernel_{entry}"):
+            if self.insns(target, "ppctime", name, clock):
+                return name
+        return None
+
+    def libc_adds(self, target, config, entry, clock):
+        """What the C library adds around the vDSO: its entry to return,
+        minus the vDSO's instructions in that call; None where it made the
+        system call."""
+        total = self.insns(target, config, entry, clock, "insns_libc")
+        inside = self.insns(target, config, entry, clock)
+        if not total or not inside or not inside.median:
+            return None
+        return total.median - inside.median
+
+
+def insns_cell(figure):
+    if not figure:
+        return "-"
+    return ("" if figure.exact else "~") + number(figure.median)
+
+
+def table_insns(res, t):
+    rows = []
+    for entry, clock in res.calls("insns", t):
+        p = res.insns(t, "ppctime", entry, clock)
+        lx = res.insns(t, LINUX, entry, clock)
+        direct = entry.startswith("__kernel_")
+        ratio = f"{p.median / lx.median:.2f}" if p and lx and lx.median else "-"
+        rows.append([entry, clock or "-", insns_cell(p),
+                     "-" if direct else insns_cell(res.insns(t, "ppctime", entry, clock, "insns_libc")),
+                     "-" if direct else insns_cell(res.insns(t, SYSROOT_GLIBC, entry, clock, "insns_libc")),
+                     insns_cell(lx),
+                     "-" if direct else insns_cell(res.insns(t, LINUX, entry, clock, "insns_libc")),
+                     ratio])
+    return md_table(["entry", "clock", "ppctime", "+libc", "+glibc", "Linux 6.1", "+libc", "ratio"], rows)
+
+
+# The calls the seeds' table shows, by the C library's names.
+SEED_CALLS = [("clock_gettime", "MONOTONIC"), ("gettimeofday", None), ("time", None)]
+
+
+def seed_rows(res, t):
+    """(design, counts of SEED_CALLS): the seeds' variants, then ppctime."""
+    measured = res.configs("insns", t)
+    configs = [c for c in seed_names() if c in measured]
+    rows = []
+    for config in configs + ["ppctime"]:
+        label = (seed_design(config) if config != "ppctime"
+                 else "ppctime: inline data page (003), 32-bit pieces (001)")
+        rows.append((config, label, [res.insns(t, config, res.vdso_entry(t, e, c), c)
+                                     for e, c in SEED_CALLS]))
+    return rows
+
+
+def table_seeds(res, t):
+    return md_table(["design", "gettime MONO", "gettimeofday", "time"],
+                    [[label] + [insns_cell(f) for f in counts] for _, label, counts in seed_rows(res, t)])
+
+
+def timing_rows(res, t):
+    """Each timed call: (name, metric, reference config, its figure, and
+    per vDSO configuration the figure and its comparison)."""
+    rows = []
+    vdso_configs = [c for c in ("ppctime", LINUX) if c in res.configs("timings", t)]
+    for metric, reference in (("ns_per_call", "syscall"), ("ns_per_call_libc", "no-vdso"),
+                              ("ticks_per_call_libc", "no-vdso"), ("switches_per_s", "no-vdso")):
+        for entry, clock in res.calls("timings", t, metric):
+            base = res.get("timings", t, entry, clock, reference, metric)
+            per_config = []
+            for c in vdso_configs:
+                f = res.get("timings", t, entry, clock, c, metric)
+                per_config.append((c, f, compare(f, base, metric)))
+            rows.append((entry, clock, metric, reference, base, per_config))
+    return vdso_configs, rows
+
+
+VIA = {"ns_per_call": "entry, ns", "ns_per_call_libc": "libc, ns",
+       "ticks_per_call_libc": "libc, ticks", "switches_per_s": "switches/s"}
+
+
+def table_timings(res, t):
+    vdso_configs, rows = timing_rows(res, t)
+    header = ["call", "via", "reference"]
+    for c in vdso_configs:
+        header += [c, "speedup"]
+    if len(vdso_configs) == 2:
+        header.append("ppctime vs Linux")
+    lines = []
+    for entry, clock, metric, reference, base, per_config in rows:
+        name = call_name(entry, clock) + (" (control)" if is_control(entry, clock) else "")
+        line = [name, VIA[metric], f"{reference} {base.cell()}" if base else "-"]
+        for _, f, cmp in per_config:
+            line += [f.cell() if f else "-", cmp.cell() if cmp else "-"]
+        if len(per_config) == 2:
+            cmp = compare(per_config[0][1], per_config[1][1], metric)
+            line.append(cmp.cell() if cmp else "-")
+        lines.append(line)
+    return md_table(header, lines)
+
+
+def table_glibc(res, t):
+    rows = []
+    for entry, clock in res.calls("glibc", t):
+        base = res.get("glibc", t, entry, clock, "no-vdso", "ticks_mean")
+        vdso = res.get("glibc", t, entry, clock, "ppctime", "ticks_mean")
+        cmp = compare(vdso, base, "ticks_mean")
+        name = call_name(entry, clock) + (" (control)" if is_control(entry, clock) else "")
+        rows.append([name, base.cell() if base else "-", vdso.cell() if vdso else "-",
+                     cmp.cell() if cmp else "-"])
+    return md_table(["function variant", "no-vdso mean", "vDSO mean", "speedup"], rows)
+
+
+def summary_rows(res, t):
+    """Per C library call: the vDSO entry against the system call, ppctime
+    and Linux 6.1, and the instructions in and around the vDSO."""
+    rows = []
+    for entry, clock in res.calls("insns", t):
+        if entry.startswith("__kernel_"):
+            continue
+        vdso = res.vdso_entry(t, entry, clock)
+        p = res.insns(t, "ppctime", vdso, clock) if vdso else None
+        lx = res.insns(t, LINUX, vdso, clock) if vdso else None
+        ns = {c: res.get("timings", t, entry, clock, c, "ns_per_call") for c in ("syscall", "ppctime", LINUX)}
+        speedup = {c: compare(ns[c], ns["syscall"], "ns_per_call") for c in ("ppctime", LINUX)}
+        rows.append({
+            "entry": entry, "clock": clock, "vdso_entry": vdso, "control": is_control(entry, clock),
+            "ns_per_call": {c: f.as_json() if f else None for c, f in ns.items()},
+            "speedup": {c: s.as_json() if s else None for c, s in speedup.items()},
+            "vdso_insns": {"ppctime": p.median if p else None, LINUX: lx.median if lx else None,
+                           "ratio": p.median / lx.median if p and lx and lx.median else None},
+            "libc_adds_insns": {"sysroot_glibc": res.libc_adds(t, SYSROOT_GLIBC, entry, clock),
+                                "debian_glibc": res.libc_adds(t, "ppctime", entry, clock)}})
+    return rows
+
+
+def table_summary(rows):
+    def ns(row, c):
+        f = row["ns_per_call"][c]
+        return number(f["median"]) if f else "-"
+
+    def speed(row, c):
+        s = row["speedup"][c]
+        return f"{s['ratio']:.2f}x {s['verdict']}" if s else "-"
+    lines = []
+    for r in rows:
+        i = r["vdso_insns"]
+        a = r["libc_adds_insns"]
+        lines.append([call_name(r["entry"], r["clock"]) + (" (control)" if r["control"] else ""),
+                      ns(r, "syscall"), ns(r, "ppctime"), speed(r, "ppctime"), ns(r, LINUX), speed(r, LINUX),
+                      number(i["ppctime"]), number(i[LINUX]),
+                      f"{i['ratio']:.2f}" if i["ratio"] else "-",
+                      f"{number(a['sysroot_glibc'])} / {number(a['debian_glibc'])}"])
+    return md_table(["call", "syscall ns", "ppctime ns", "speedup", "Linux ns", "speedup",
+                     "insns", "Linux insns", "ratio", "glibc adds"], lines)
+
+
+# What the shared daemon (keeper and watchdog) may cost while programs
+# run, however many: the kernel does the same work at its tick.  A launch's
+# private keeper costs as much again per launch.
+KEEPER_CPU_BOUND_PCT = 0.3
+
+
+def keeper_cpu_bound(res, t):
+    """A line saying whether the daemon's CPU median is within the bound
+    for every number of programs."""
+    figures = [(k[2], f) for k, f in res.figures.items()
+               if k[0] == "timekeeper" and k[1] == t and k[4] == "daemon-running"
+               and k[5] == "keeper_cpu_pct"]
+    if not figures:
+        return []
+    entry, worst = max(figures, key=lambda c: c[1].median)
+    verdict = "within" if worst.median <= KEEPER_CPU_BOUND_PCT else "OVER"
+    return [f"Keeper CPU bound, {KEEPER_CPU_BOUND_PCT}% of a core for the shared daemon: "
+            f"{verdict} (worst {number(worst.median)}%, {entry}).", ""]
+
+
+def table_generic(res, suite, t):
+    """Any suite the renderer does not know: median [spread] per metric."""
+    metrics = list(dict.fromkeys(k[5] for k in res.figures if k[0] == suite and k[1] == t))
+    rows = {}
+    for k, f in res.figures.items():
+        if k[0] == suite and k[1] == t:
+            rows.setdefault((k[2], k[3], k[4]), {})[k[5]] = f
+    header = ["entry", "clock", "config"] + [
+        f"{m} ({next(f.unit for k, f in res.figures.items() if k[0] == suite and k[5] == m)})"
+        for m in metrics]
+    return md_table(header, [[e, c or "-", cfg] + [cells[m].cell() if m in cells else "-" for m in metrics]
+                             for (e, c, cfg), cells in rows.items()])
