@@ -4,7 +4,8 @@
  * memory, with elf_file's bounds checks.  Self-contained like the kernel
  * selftests' parse_vdso.c, but trusting nothing in the file: any input
  * gives either a parsed image or a message saying what is wrong.
- * vdso_image.c parses the image and looks things up in it,
+ * vdso_image.c parses the image's headers and sections, vdso_dynamic.c
+ * its dynamic section and looks symbols and versions up in it,
  * vdso_guest_rules.c checks what a guest relies on, vdso_page_size.c
  * finds the page size the image was built for.
  *

@@ -18,9 +18,10 @@
  * Any failure: a message on stderr and a LAUNCH_EXIT_* status.
  *
  * Freestanding, with no C library: its own _start, system calls through
- * sc, its own message formatting, no heap.  So the guest runs no start-up
- * code but PROGRAM's, makes no system call the job does not need, and
- * PROGRAM's break is where QEMU put it.
+ * sc (both in the target's arch-*.h), its own message formatting,
+ * no heap.  So the guest runs no start-up code but PROGRAM's, makes no
+ * system call the job does not need, and PROGRAM's break is where QEMU
+ * put it.
  */
 #include <elf.h>
 #include <limits.h>
@@ -44,15 +45,6 @@ extern const char __executable_start[];	/* from the linker */
 #define STACK_GAP	(64 * 1024)
 #define STDERR_FD	2
 
-#if defined(__powerpc64__)
-#define ElfW(type)	Elf64_##type
-#define ELF_CLASS	ELFCLASS64
-#define ELF_MACHINE	EM_PPC64
-#else
-#define ElfW(type)	Elf32_##type
-#define ELF_CLASS	ELFCLASS32
-#define ELF_MACHINE	EM_PPC
-#endif
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define ELF_BYTE_ORDER	ELFDATA2LSB
 #else
@@ -62,78 +54,22 @@ extern const char __executable_start[];	/* from the linker */
 void __attribute__((noreturn)) loader_main(unsigned long *sp);
 
 /*
- * The entry point.  QEMU, as Linux at exec, leaves r1 pointing at argc,
- * argv..., NULL, envp..., NULL, auxv; on ppc64 r2 holds the TOC from the
- * entry's descriptor (ELFv1), or r12 the entry itself to compute it from
- * (ELFv2).  Below that, an aligned minimal frame with a null back chain
- * for loader_main(the old r1).
+ * The target's own part, each in its header: ElfW(), ELF_CLASS and
+ * ELF_MACHINE; the entry point _start, which QEMU, as Linux at exec,
+ * enters with r1 pointing at argc, argv..., NULL, envp..., NULL, auxv, and
+ * which calls loader_main(that r1) on an aligned minimal frame with a null
+ * back chain; syscall6(); the system calls whose arguments differ by word
+ * size, sys_pread() and sys_mmap(); and enter(SP, ENTRY, BIAS, ELFV2),
+ * which enters PROGRAM (or its interpreter) at ENTRY with r1 = SP and the
+ * other registers as Linux's start_thread() leaves them.
  */
-#if defined(__powerpc64__) && _CALL_ELF == 2
-__asm__(".text\n"
-	".globl _start\n"
-	".type _start,@function\n"
-	"_start:\n\t"
-	"addis 2,12,.TOC.-_start@ha\n\t"
-	"addi 2,2,.TOC.-_start@l\n\t"
-	"mr 3,1\n\t"
-	"clrrdi 1,1,4\n\t"
-	"li 0,0\n\t"
-	"stdu 0,-32(1)\n\t"
-	"bl loader_main\n\t"
-	"nop\n"
-	".size _start,.-_start");
-#elif defined(__powerpc64__)
-/* ELFv1: _start is a function descriptor, the code .L_start_code. */
-__asm__(".section .opd,\"aw\"\n"
-	".align 3\n"
-	".globl _start\n"
-	"_start:\n\t"
-	".quad .L_start_code,.TOC.@tocbase,0\n"
-	".text\n"
-	".L_start_code:\n\t"
-	"mr 3,1\n\t"
-	"clrrdi 1,1,4\n\t"
-	"li 0,0\n\t"
-	"stdu 0,-112(1)\n\t"
-	"bl loader_main\n\t"
-	"nop");
+#if defined(__powerpc64__)
+#include "arch-ppc64.h"
+#elif defined(__powerpc__)
+#include "arch-ppc32.h"
 #else
-__asm__(".text\n"
-	".globl _start\n"
-	".type _start,@function\n"
-	"_start:\n\t"
-	"mr 3,1\n\t"
-	"clrrwi 1,1,4\n\t"
-	"li 0,0\n\t"
-	"stwu 0,-16(1)\n\t"
-	"bl loader_main\n"
-	".size _start,.-_start");
+#error "ppctime-loader runs on powerpc only"
 #endif
-
-/*
- * A system call as the powerpc kernel takes it: the number in r0, the
- * arguments in r3-r8, the result in r3, which is a positive errno when sc
- * sets CR0[SO].  Returns the result, or -errno: see failed().
- */
-static long syscall6(long nr, long a1, long a2, long a3, long a4, long a5, long a6)
-{
-	register long r0 __asm__("r0") = nr;
-	register long r3 __asm__("r3") = a1;
-	register long r4 __asm__("r4") = a2;
-	register long r5 __asm__("r5") = a3;
-	register long r6 __asm__("r6") = a4;
-	register long r7 __asm__("r7") = a5;
-	register long r8 __asm__("r8") = a6;
-
-	__asm__ volatile("sc\n\t"
-			 "bns+ 1f\n\t"
-			 "neg %1,%1\n"
-			 "1:"
-			 : "+r"(r0), "+r"(r3), "+r"(r4), "+r"(r5), "+r"(r6), "+r"(r7), "+r"(r8)
-			 :
-			 : "r9", "r10", "r11", "r12", "cr0", "ctr", "memory");
-	return r3;
-}
 
 /* Whether a system call's RESULT is -errno.  Nothing else the loader gets
  * back lies within -4095..-1: addresses are page-aligned, counts small. */
@@ -152,30 +88,9 @@ static void sys_close(int fd)
 	syscall6(__NR_close, fd, 0, 0, 0, 0, 0);
 }
 
-static long sys_pread(int fd, void *buf, unsigned long len, unsigned long offset)
-{
-#ifdef __powerpc64__
-	return syscall6(__NR_pread64, fd, (long)buf, len, offset, 0, 0);
-#else
-	/* The 64-bit offset goes in an aligned register pair, high word first. */
-	return syscall6(__NR_pread64, fd, (long)buf, len, 0, 0, offset);
-#endif
-}
-
 static long sys_file_size(int fd)
 {
 	return syscall6(__NR_lseek, fd, 0, SEEK_END, 0, 0, 0);
-}
-
-static long sys_mmap(unsigned long addr, unsigned long len, int prot, int flags,
-		     int fd, unsigned long offset)
-{
-#ifdef __powerpc64__
-	return syscall6(__NR_mmap, addr, len, prot, flags, fd, offset);
-#else
-	/* mmap2 counts the offset in 4096-byte units, whatever the page size. */
-	return syscall6(__NR_mmap2, addr, len, prot, flags, fd, offset / 4096);
-#endif
 }
 
 static void sys_munmap(unsigned long addr, unsigned long len)
@@ -592,45 +507,6 @@ static int replaced_by_loader(unsigned long type)
 		return 1;
 	}
 	return 0;
-}
-
-/*
- * Enter PROGRAM (or its interpreter) with SP pointing at argc and every
- * other register as Linux's start_thread() leaves it: zero, except on
- * ppc64 r12 = entry for ELFv2 and r2 = the TOC from the entry's descriptor
- * for ELFv1, PROGRAM's header saying which, as the kernel reads it.
- */
-static void __attribute__((noreturn))
-enter(unsigned long *sp, unsigned long entry, unsigned long bias, bool elfv2)
-{
-	register unsigned long new_sp asm("r14") = (unsigned long)sp;
-	register unsigned long code asm("r15") = entry;
-#ifdef __powerpc64__
-	register unsigned long toc asm("r16") = 0;
-	register unsigned long r12 asm("r17") = entry;
-
-	/* ELFv1: ENTRY is a function descriptor; like the kernel, add the
-	 * bias since nothing has relocated the descriptor yet. */
-	if (!elfv2) {
-		code = ((unsigned long *)entry)[0] + bias;
-		toc = ((unsigned long *)entry)[1] + bias;
-		r12 = 0;
-	}
-	asm volatile("mr 1,14\n\tmr 2,16\n\tmr 12,17\n\tmtctr 15\n\t"
-		     ".irp r,0,3,4,5,6,7,8,9,10,11,13,14,15,16,17,18,19,20,"
-		     "21,22,23,24,25,26,27,28,29,30,31\n\tli \\r,0\n\t.endr\n\t"
-		     "mtlr 0\n\tbctr"
-		     : : "r"(new_sp), "r"(code), "r"(toc), "r"(r12) : "memory");
-#else
-	(void)bias;
-	(void)elfv2;
-	asm volatile("mr 1,14\n\tmtctr 15\n\t"
-		     ".irp r,0,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,"
-		     "21,22,23,24,25,26,27,28,29,30,31\n\tli \\r,0\n\t.endr\n\t"
-		     "mtlr 0\n\tbctr"
-		     : : "r"(new_sp), "r"(code) : "memory");
-#endif
-	__builtin_unreachable();
 }
 
 /* From _start: SP is where QEMU left r1, at argc. */
