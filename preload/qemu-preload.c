@@ -23,6 +23,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <vdso/datapage.h>
+
 #include "guest_clock.h"
 #include "launch_protocol.h"
 #include "targets.h"

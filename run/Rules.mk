@@ -13,14 +13,14 @@ $(eval $(call host_objects,run,$(RUN_CPPFLAGS)))
 DEPDIRS += run/installable
 
 # The two differ only in where they find what they run, relative to their
-# own directory (run_support_dirs): the build tree's finds the build
-# tree's files; the installed one finds them in $(pkglibexecdir) and
-# $(pkglibdir) as seen from $(bindir), so an installed tree works wherever
-# it is moved.  The installed directories can be given to 'make install'
+# own directory (run_support.c, the one object built for each): the build
+# tree's finds the build tree's files; the installed one finds them in
+# $(pkglibexecdir) and $(pkglibdir) as seen from $(bindir), so an installed
+# tree works wherever it is moved.  The installed directories can be given to 'make install'
 # too: run/installable/dirs.h (rewritten only when they change) holds them.
 run_build_dirs = -DLOADER_DIR='"../loader"' -DPRELOAD_DIR='"../preload"' \
 	-DDAEMON_DIR='"../timekeeperd"' -DHANDLER_DIR='"."' -DIMAGE_DIR='"../vdso-kernel"'
-run/ppctime-run.o: $(srcdir)/run/ppctime-run.c Makefile
+run/run_support.o: $(srcdir)/run/run_support.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(RUN_CPPFLAGS) $(run_build_dirs) -c -o $@ $<
@@ -32,20 +32,23 @@ run/installable/dirs.h: FORCE
 		printf '#define IMAGE_DIR "%s"\n' $(call bindir_to,$(pkglibdir)); } >$@.new
 	$(Q)if cmp -s $@.new $@; then rm $@.new; else mv $@.new $@; fi
 
-run/installable/ppctime-run.o: $(srcdir)/run/ppctime-run.c run/installable/dirs.h Makefile
+run/installable/run_support.o: $(srcdir)/run/run_support.c run/installable/dirs.h Makefile
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(RUN_CPPFLAGS) -include run/installable/dirs.h \
 		-c -o $@ $<
 
-RUN_OBJS = run/binfmt.o run/bundle.o run/userland_exec.o $(TIMEKEEPERD_CLIENT_OBJS) \
-	$(TIMEKEEPER_OBJ) $(ELF_PROGRAM_OBJS) $(VDSO_IMAGE_OBJS)
-run/ppctime-run run/installable/ppctime-run: %/ppctime-run: %/ppctime-run.o $(RUN_OBJS)
+# The rest, the same in both and in the chroot handler.
+run_parts = ppctime-run run_options run_program run_image run_keeper run_exec run_watch \
+	run_binfmt binfmt bundle userland_exec
+RUN_OBJS = $(run_parts:%=run/%.o) $(TIMEKEEPERD_CLIENT_OBJS) $(TIMEKEEPER_OBJ) \
+	$(ELF_PROGRAM_OBJS) $(VDSO_IMAGE_OBJS)
+run/ppctime-run run/installable/ppctime-run: %/ppctime-run: %/run_support.o $(RUN_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
 
 # The chroot handler (bundle.h): ppctime-run as a static PIE, which
 # --binfmt-register bundles with the static QEMU, loader and image.
-run/ppctime-binfmt-static: run/ppctime-run.o $(RUN_OBJS)
+run/ppctime-binfmt-static: run/run_support.o $(RUN_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -static-pie -o $@ $^
 
@@ -90,6 +93,6 @@ uninstall-run-binfmt:
 INSTALL_HOOKS += install-run-binfmt
 UNINSTALL_HOOKS += uninstall-run-binfmt
 .PHONY: install-run-binfmt uninstall-run-binfmt
-CLEANFILES += run/ppctime-run run/ppctime-run.o run/binfmt.o run/bundle.o run/userland_exec.o \
+CLEANFILES += run/ppctime-run run/run_support.o $(run_parts:%=run/%.o) \
 	run/ppctime-binfmt run/ppctime-binfmt-static run/ppctime-binfmt.service $(run_binfmt_d) \
 	run/installable

@@ -6,6 +6,7 @@
 #include "calibrate.h"
 
 #include "fail.h"
+#include "host_clock_ns.h"
 #include "timekeeper_internal.h"
 #include "tsc.h"
 

@@ -16,6 +16,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "timekeeper_internal.h"
+
 /* ---- The page, in the target's byte order ---- */
 
 static size_t data_offset(const struct timekeeper_target *t, int i)

@@ -12,6 +12,7 @@
 
 #include "datapage_writer.h"
 #include "fail.h"
+#include "host_clock_ns.h"
 #include "host_vvar.h"
 #include "timekeeper_internal.h"
 #include "tsc.h"

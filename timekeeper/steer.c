@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "datapage_writer.h"
+#include "host_clock_ns.h"
 #include "timekeeper_internal.h"
 #include "tsc.h"
 #include "vclock.h"

@@ -15,6 +15,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 
 #include <vdso/datapage.h>
@@ -22,6 +23,7 @@
 #include "calibrate.h"
 #include "datapage_writer.h"
 #include "fail.h"
+#include "host_clock_ns.h"
 #include "host_vvar.h"
 #include "mirror.h"
 #include "steer.h"
@@ -102,6 +104,19 @@ static void set_period(struct timekeeper *tk, uint64_t host_tick)
 				tk->host_tick_ns;
 	tk->coarse_res = tk->period_ns > tk->host_tick_ns ? tk->period_ns
 							  : tk->host_tick_ns;
+}
+
+struct timekeeper *timekeeper_create(void)
+{
+	struct timekeeper *tk = mmap(NULL, sizeof(*tk), PROT_READ | PROT_WRITE,
+				     MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	return tk == MAP_FAILED ? NULL : tk;
+}
+
+void timekeeper_destroy(struct timekeeper *tk)
+{
+	munmap(tk, sizeof(*tk));
 }
 
 int timekeeper_init(struct timekeeper *tk, void *datapage,
@@ -215,6 +230,11 @@ void timekeeper_update(struct timekeeper *tk)
 	else
 		steer_update(tk);
 	__atomic_add_fetch(&tk->updates, 1, __ATOMIC_RELAXED);
+}
+
+uint64_t timekeeper_updates(const struct timekeeper *tk)
+{
+	return __atomic_load_n(&tk->updates, __ATOMIC_RELAXED);
 }
 
 void timekeeper_stop(struct timekeeper *tk)

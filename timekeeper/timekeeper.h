@@ -44,8 +44,6 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include <vdso/datapage.h>
-
 /* What the page is for: ppc32 (big-endian only), ppc64, ppc64le. */
 struct timekeeper_target {
 	int is64;
@@ -103,68 +101,21 @@ struct timekeeper_options {
 	size_t page_size;
 };
 
-struct host_layout;
-
-/* One clock's linear function in steer mode. */
-struct timekeeper_steered {
-	uint64_t cycle_last;	/* where base holds */
-	uint32_t mult;		/* as published: rate plus phase correction */
-	uint32_t new_mult;	/* for the next update to publish */
-	unsigned __int128 base;	/* ns << shift at cycle_last */
-	uint64_t rate_mult;	/* the host clock's measured rate, as a mult */
-	uint64_t ref_tsc, ref_ns;	/* the sample the rate is measured from */
-	uint64_t next_tsc, next_ns;	/* the one that will replace it */
-	int clock_id;		/* the host clock it follows */
-};
-
 /* The daemon's: one page per target. */
 #define TIMEKEEPER_MAX_PAGES	3
 
-/* One page the timekeeper writes, in its target's layout and byte order. */
-struct timekeeper_page {
-	uint8_t *data;
-	struct timekeeper_target target;
-	int32_t mode[CS_BASES];		/* clock_mode as last written */
-	int written;			/* by an update yet */
-};
+/* Private to the timekeeper's files (timekeeper_internal.h). */
+struct timekeeper;
 
 /*
- * Private to the timekeeper's files (launcher/README.md), in the header so
- * callers can allocate it (also in shared memory), except updates: a
- * watchdog may load it atomically to see the timekeeper is alive.
+ * A timekeeper's state, zeroed, for timekeeper_init(): in memory that the
+ * children forked after share (a watchdog sees timekeeper_updates() move).
+ * NULL with errno set if it cannot be mapped.
  */
-struct timekeeper {
-	struct timekeeper_page pages[TIMEKEEPER_MAX_PAGES];
-	int nr_pages;
-	struct timekeeper_options options;	/* page_size: the first page's */
-	struct timezone tz;
-	enum timekeeper_mode mode;	/* MIRROR or STEER once initialised */
-	char steer_reason[320];		/* why not mirror, in steer mode */
-	uint64_t tb_ticks_per_sec;	/* measured, as published */
-	uint32_t shift;			/* of our own functions (steer) */
-	uint64_t margin;		/* ticks cycle_last is kept in the past */
-	uint64_t margin_min;		/* ticks it is kept back at the least */
-	uint64_t period_ns;		/* between updates */
-	uint64_t host_tick_ns;		/* the host's tick, from its coarse res */
-	uint64_t tick_seen_ns;		/* the host's last tick, at the last update */
-	int ticks_missed;		/* updates in a row that came before it */
-	uint64_t settle_ns;		/* how long after the tick's point it comes */
-	uint64_t due_ns;		/* when the next update is due */
-	uint32_t hrtimer_res;
-	uint32_t coarse_res;		/* the page's: the host's tick or our period */
-	int stop;			/* set by timekeeper_stop() */
-	uint64_t updates;		/* timekeeper_update() calls so far */
-	/* mirror */
-	const uint8_t *host_vvar;
-	const struct host_layout *host_layout;
-	uint32_t host_seq[2];		/* of the data last copied */
-	uint32_t host_mult, host_shift;	/* last copied, for describe */
-	/* steer */
-	struct timekeeper_steered mono, raw;
-	uint64_t max_bracket;		/* widest TSC bracket a sample may have */
-	int64_t realtime_minus_mono, boottime_minus_mono, tai_minus_realtime;
-	uint64_t mono_coarse;		/* the host's, when last read */
-};
+struct timekeeper *timekeeper_create(void);
+
+/* Unmap tk, in this process. */
+void timekeeper_destroy(struct timekeeper *tk);
 
 /*
  * Calibrate, choose mirror or steer, and publish the first update, with
@@ -215,6 +166,12 @@ void timekeeper_stop(struct timekeeper *tk);
 /* One update, now. */
 void timekeeper_update(struct timekeeper *tk);
 
+/*
+ * timekeeper_update() calls so far, read atomically: another process
+ * sharing tk (timekeeper_create()) sees the timekeeper is alive.
+ */
+uint64_t timekeeper_updates(const struct timekeeper *tk);
+
 /* "mirror" or "steer". */
 const char *timekeeper_mode_name(const struct timekeeper *tk);
 
@@ -226,21 +183,5 @@ int timekeeper_mode_from_name(const char *name, enum timekeeper_mode *mode);
  * shift and the timebase frequency.  Returns what snprintf() returns.
  */
 int timekeeper_describe(const struct timekeeper *tk, char *buf, size_t len);
-
-/*
- * In the process that will run timekeeper_run() (a forked child, never a
- * thread of a program): from now on, however this process ends, SIGKILL
- * included, the kernel sets clock_mode NONE in data[0] and data[1] of
- * every page, so readers go to the system call rather than serve a page
- * no one updates.  (A write left half done, seq odd, then holds the
- * reader in the wait, where ppctime's vDSO sees NONE.)  Starts threads
- * that only wait, four per page but the first, whose fourth is the
- * caller's own clear_child_tid.  Returns 0, or -1 with errno set: then no
- * reader must be started.
- */
-int timekeeper_clear_mode_at_exit(struct timekeeper *tk);
-
-/* The same, the caller's own clear_child_tid left alone: four per page. */
-int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk);
 
 #endif /* PPCTIME_TIMEKEEPER_H */

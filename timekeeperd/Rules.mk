@@ -1,15 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0
 # The shared timekeeper, timekeeperd/ppctime-timekeeperd, and a launch's
-# side of it (timekeeperd_client.h), which ppctime-run links and the
-# daemon too (the socket's directory); the systemd units of the machine's
-# daemon.  ppctime-run finds the daemon in its DAEMON_DIR (run/Rules.mk).
+# side of it (timekeeperd_client.h), which ppctime-run links; what both
+# know of the daemon's directory and socket (timekeeperd_socket.h); the
+# systemd units of the machine's daemon.  ppctime-run finds the daemon in
+# its DAEMON_DIR (run/Rules.mk).
 
 TIMEKEEPERD_CPPFLAGS = -I$(srcdir)/timekeeperd -I$(srcdir)/timekeeper -I$(srcdir)/include \
 	-I$(srcdir)/vdso-kernel/include
-TIMEKEEPERD_CLIENT_OBJS = timekeeperd/timekeeperd_client.o
+TIMEKEEPERD_SOCKET_OBJS = timekeeperd/timekeeperd_socket.o
+TIMEKEEPERD_CLIENT_OBJS = timekeeperd/timekeeperd_client.o $(TIMEKEEPERD_SOCKET_OBJS)
 $(eval $(call host_objects,timekeeperd,$(TIMEKEEPERD_CPPFLAGS)))
 
-timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o $(TIMEKEEPERD_CLIENT_OBJS) \
+timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o $(TIMEKEEPERD_SOCKET_OBJS) \
 		$(TIMEKEEPER_OBJ)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $^

@@ -57,10 +57,12 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "datapage_writer.h"
+#include "host_clock_ns.h"
 #include "keeper_watch.h"
 #include "timekeeper.h"
-#include "timekeeperd_client.h"
 #include "timekeeperd_protocol.h"
+#include "timekeeperd_socket.h"
 #include "vdso/datapage.h"
 
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
@@ -106,7 +108,8 @@ struct daemon {
 	int ready_fd, listeners[NR_LISTENERS];	/* -1: none */
 	int lock_fd;			/* the keeper's alone once it runs */
 	struct timekeeper_options options;
-	struct timekeeper tk;		/* one page per target */
+	struct timekeeper *tk;		/* one page per target */
+	void *pages[TKD_NR_TARGETS];	/* the keeper's to write */
 	int fds[TKD_NR_FDS];		/* read-only, for launches */
 	struct tkd_status *status;	/* shared with the watchdog */
 	struct launches launches;	/* the keeper's */
@@ -123,14 +126,6 @@ static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt,
 	va_end(ap);
 	fputc('\n', stderr);
 	exit(1);
-}
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
 }
 
 /*
@@ -255,25 +250,29 @@ static void create_pages(struct daemon *d)
 	d->fds[0] = sealed_memfd("ppctime-tkd-status", sizeof(*d->status), &map);
 	d->status = map;
 	d->options.page_size = TKD_MAX_PAGE_SIZE;
+	d->tk = timekeeper_create();
+	if (!d->tk)
+		die("cannot map the timekeeper's state: %s", strerror(errno));
 	for (int i = 0; i < TKD_NR_TARGETS; i++) {
 		char name[64];
 		int r;
 
 		snprintf(name, sizeof(name), "ppctime-vdso-data-%s", targets[i].name);
 		d->fds[1 + i] = sealed_memfd(name, len, &map);
-		r = i ? timekeeper_add_page(&d->tk, map, &targets[i].t, TKD_MAX_PAGE_SIZE,
+		d->pages[i] = map;
+		r = i ? timekeeper_add_page(d->tk, map, &targets[i].t, TKD_MAX_PAGE_SIZE,
 					    err, sizeof(err))
-		      : timekeeper_init(&d->tk, map, &targets[0].t, &d->options, err,
+		      : timekeeper_init(d->tk, map, &targets[0].t, &d->options, err,
 					sizeof(err));
 		if (r < 0)
 			die("cannot start the timekeeper: %s", err);
 	}
 	*d->status = (struct tkd_status){
 		.magic = TKD_MAGIC, .version = TKD_VERSION,
-		.update_hz = timekeeper_update_hz(&d->tk),
-		.last_update_ns = mono_ns(),
+		.update_hz = timekeeper_update_hz(d->tk),
+		.last_update_ns = clock_ns(CLOCK_MONOTONIC),
 	};
-	timekeeper_describe(&d->tk, d->status->describe, sizeof(d->status->describe));
+	timekeeper_describe(d->tk, d->status->describe, sizeof(d->status->describe));
 }
 
 /*
@@ -363,8 +362,8 @@ static void update_all(struct daemon *d)
 {
 	uint64_t now, n;
 
-	timekeeper_update(&d->tk);
-	now = mono_ns();
+	timekeeper_update(d->tk);
+	now = clock_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&d->status->last_update_ns, now, __ATOMIC_RELEASE);
 	n = __atomic_add_fetch(&d->status->updates, 1, __ATOMIC_RELEASE);
 	keeper_deadline_updated(&d->deadline, now);
@@ -493,7 +492,7 @@ static bool take_launches(struct daemon *d, int ep, int listener)
  */
 static void __attribute__((noreturn)) keep(struct daemon *d)
 {
-	uint64_t idle_since = mono_ns(), next = timekeeper_next_update(&d->tk, idle_since);
+	uint64_t idle_since = clock_ns(CLOCK_MONOTONIC), next = timekeeper_next_update(d->tk, idle_since);
 	int ep = epoll_create1(EPOLL_CLOEXEC);
 	bool paused[NR_LISTENERS] = { false };	/* out of descriptors */
 	sigset_t all;
@@ -507,13 +506,13 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 			die("epoll: %s", strerror(errno));
 	for (;;) {
 		struct epoll_event ready[64];
-		uint64_t now = mono_ns(), wait;
+		uint64_t now = clock_ns(CLOCK_MONOTONIC), wait;
 		struct timespec timeout;
 		int n;
 
 		if (now >= next) {
 			update_all(d);
-			next = timekeeper_next_update(&d->tk, mono_ns());
+			next = timekeeper_next_update(d->tk, clock_ns(CLOCK_MONOTONIC));
 			if (d->idle_s && !d->launches.n && now - idle_since > d->idle_s * 1000000000ull) {
 				/* Off the path first: the next launch starts another. */
 				if (d->own_socket)
@@ -524,7 +523,7 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 			for (int l = 0; l < NR_LISTENERS; l++)
 				if (paused[l])
 					paused[l] = epoll_add(ep, d->listeners[l]) < 0;
-			now = mono_ns();
+			now = clock_ns(CLOCK_MONOTONIC);
 		}
 		wait = next > now ? next - now : 0;
 		timeout = (struct timespec){ wait / 1000000000, wait % 1000000000 };
@@ -541,7 +540,7 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 				if (!take_launches(d, ep, fd))
 					paused[l] = !epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
 			} else if (detach(&d->launches, fd) && !d->launches.n) {
-				idle_since = mono_ns();
+				idle_since = clock_ns(CLOCK_MONOTONIC);
 			}
 		}
 	}
@@ -717,7 +716,7 @@ int main(int argc, char **argv)
 		/* A stop of the watchdog's group is not one of the keeper's. */
 		setpgid(0, 0);
 		d.status->pid = getpid();
-		if (timekeeper_clear_mode_at_exit_threads(&d.tk) < 0)
+		if (timekeeper_clear_mode_at_exit_threads(d.tk) < 0)
 			die("cannot arm the pages: %s", strerror(errno));
 		/* The pages are safe to hand out from here: launches may come. */
 		if (d.ready_fd >= 0 && (write(d.ready_fd, "", 1) != 1 || close(d.ready_fd)))
@@ -730,8 +729,8 @@ int main(int argc, char **argv)
 		keep(&d);
 	}
 	/* The watchdog writes nothing: the pages are the keeper's alone. */
-	for (int i = 0; i < d.tk.nr_pages; i++)
-		munmap(d.tk.pages[i].data, VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
+	for (int i = 0; i < TKD_NR_TARGETS; i++)
+		munmap(d.pages[i], VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
 	for (int l = 0; l < NR_LISTENERS; l++)
 		if (d.listeners[l] >= 0)
 			close(d.listeners[l]);

@@ -42,7 +42,9 @@
 #include <unistd.h>
 
 #include "fail.h"
+#include "host_clock_ns.h"
 #include "timekeeperd_protocol.h"
+#include "timekeeperd_socket.h"
 #include "vdso/datapage.h"
 
 /*
@@ -55,8 +57,6 @@
 #define HELLO_TIMEOUT_MS 500	/* a socket-activated one calibrates first */
 #define START_TIMEOUT_MS 3000	/* calibration, mirror validation, threads */
 #define FUTURE_SLACK_NS	1000000	/* CLOCK_MONOTONIC read on two CPUs */
-/* PROC_TIME_INIT_INO: the kernel's fixed inode of the initial time namespace. */
-#define INITIAL_TIME_NS	"time:[4026531834]"
 #define NEEDED_SEALS	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE)
 
 static const struct timekeeper_target tkd_targets[] = {
@@ -64,106 +64,6 @@ static const struct timekeeper_target tkd_targets[] = {
 	PPCTIME_TARGETS(TKD_TARGET)
 #undef TKD_TARGET
 };
-
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000ull + ts.tv_nsec;
-}
-
-uid_t tkd_overflow_uid(void)
-{
-	char buf[16] = "";
-	int fd = open("/proc/sys/kernel/overflowuid", O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		if (read(fd, buf, sizeof(buf) - 1) < 0)
-			buf[0] = '\0';
-		close(fd);
-	}
-	return buf[0] ? (uid_t)strtoul(buf, NULL, 10) : 65534;
-}
-
-bool tkd_initial_time_ns(void)
-{
-	char ns[64];
-	ssize_t len = readlink("/proc/self/ns/time", ns, sizeof(ns) - 1);
-
-	/* Before Linux 5.6, or without /proc (a chroot): the freshness check,
-	 * which refuses a clock ahead of ours, is what is left. */
-	if (len < 0)
-		return true;
-	ns[len] = '\0';
-	return !strcmp(ns, INITIAL_TIME_NS);
-}
-
-/* A directory of uid's that no one else can write. */
-static int check_dir(const char *dir, uid_t uid, mode_t forbidden, char *why, size_t whylen)
-{
-	struct stat st;
-
-	if (lstat(dir, &st) < 0)
-		return fail(why, whylen, "%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return fail(why, whylen, "%s is not a directory", dir);
-	if (st.st_uid != uid)
-		return fail(why, whylen, "%s belongs to uid %u, not %u", dir,
-			    (unsigned)st.st_uid, (unsigned)uid);
-	if (st.st_mode & forbidden)
-		return fail(why, whylen, "%s has mode %03o: others may write there", dir,
-			    (unsigned)(st.st_mode & 0777));
-	return 0;
-}
-
-int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen)
-{
-	const char *runtime = getenv("XDG_RUNTIME_DIR"), *own = getenv(TKD_ENV);
-	char fallback[64];
-
-	/* Tests and benchmarks: a directory of their own, nothing else. */
-	if (own && own[0] == '/') {
-		if ((size_t)snprintf(buf, len, "%s", own) >= len)
-			return fail(why, whylen, "%s: name too long", own);
-	} else {
-		if (!runtime || runtime[0] != '/') {
-			snprintf(fallback, sizeof(fallback), "/run/user/%u", (unsigned)getuid());
-			runtime = fallback;
-		}
-		if ((size_t)snprintf(buf, len, "%s/" TKD_USER_SUBDIR, runtime) >= len)
-			return fail(why, whylen, "%s: name too long", runtime);
-		if (check_dir(runtime, getuid(), S_IWGRP | S_IWOTH, why, whylen))
-			return -1;
-	}
-	if (create && mkdir(buf, 0700) < 0 && errno != EEXIST)
-		return fail(why, whylen, "cannot create %s: %s", buf, strerror(errno));
-	return check_dir(buf, getuid(), 077, why, whylen);
-}
-
-int tkd_lock_within(int fd, int ms)
-{
-	for (int waited = 0; flock(fd, LOCK_EX | LOCK_NB) < 0; waited += 10) {
-		if (errno != EWOULDBLOCK || waited >= ms)
-			return -1;
-		usleep(10000);
-	}
-	return 0;
-}
-
-socklen_t tkd_socket_address(struct sockaddr_un *sun, const char *path, bool abstract)
-{
-	size_t len = strlen(path);
-
-	if (len + abstract >= sizeof(sun->sun_path)) {
-		errno = ENAMETOOLONG;
-		return 0;
-	}
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	memcpy(sun->sun_path + abstract, path, len);
-	return offsetof(struct sockaddr_un, sun_path) + abstract + len;
-}
 
 /*
  * Connected to the socket at path, or with abstract to the one of the same
@@ -305,7 +205,7 @@ static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
 	if (st == MAP_FAILED)
 		return fail(why, whylen, "cannot map its status: %s", strerror(errno));
 	last = __atomic_load_n(&st->last_update_ns, __ATOMIC_ACQUIRE);
-	now = mono_ns();
+	now = clock_ns(CLOCK_MONOTONIC);
 	if (st->magic != TKD_MAGIC || st->version != TKD_VERSION)
 		r = fail(why, whylen, "its status page is not version %d", TKD_VERSION);
 	else if (last > now + FUTURE_SLACK_NS)
@@ -507,7 +407,7 @@ static int connect_daemon(struct tkd_attach *a, const char *daemon_path, char *w
 	/* The machine's first: in root's directory, whoever serves it. */
 	if (!own || own[0] != '/') {
 		sock = connect_either(a, TKD_SYSTEM_DIR,
-				      !check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH,
+				      !tkd_check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH,
 						 system_why, sizeof(system_why)));
 		if (sock >= 0 && (a->socket[0] == '/' || peer_is(sock, 0, NULL)))
 			return sock;

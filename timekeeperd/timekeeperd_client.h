@@ -11,9 +11,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
-#include <sys/socket.h>
 #include <sys/types.h>
-#include <sys/un.h>
 
 #include "timekeeper.h"
 
@@ -38,40 +36,5 @@ struct tkd_attach {
 int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 	       unsigned long page_size, const char *daemon_path,
 	       char *why, size_t whylen);
-
-/*
- * The user's directory for the daemon, $XDG_RUNTIME_DIR/ppctime (or
- * /run/user/UID/ppctime), into buf, with create made 0700 if need be; 0,
- * or -1 with why if there is none this user alone can write (buf still
- * names it, if the name fits).
- */
-int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen);
-
-/*
- * The address of the Unix socket at path, or with abstract of the one
- * named path in the abstract namespace, into sun; its length, or 0 with
- * errno ENAMETOOLONG.
- */
-socklen_t tkd_socket_address(struct sockaddr_un *sun, const char *path, bool abstract);
-
-/*
- * The overflow uid (/proc/sys/kernel/overflowuid): how every user unmapped
- * in the reader's user namespace shows, and so no one's in particular.
- */
-uid_t tkd_overflow_uid(void);
-
-/*
- * Whether this process reads the initial time namespace's clocks, as the
- * daemons do (true too where that cannot be told: no /proc, no time
- * namespaces).
- */
-bool tkd_initial_time_ns(void);
-
-/*
- * An exclusive flock on fd, tried every 10 ms for up to ms: a daemon's
- * directory lock, held while it lives.  0, or -1 with errno (EWOULDBLOCK:
- * still held).
- */
-int tkd_lock_within(int fd, int ms);
 
 #endif /* TIMEKEEPERD_CLIENT_H */

@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * What ppctime-run's files (ppctime-run.c and run_*.c) share: the request,
+ * PROGRAM's target, the launch of QEMU and its watchdog, and the one way
+ * they all refuse.
+ */
+#ifndef PPCTIME_RUN_H
+#define PPCTIME_RUN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/time.h>
+#include <sys/types.h>
+
+#include "binfmt.h"
+#include "keeper_watch.h"
+#include "launch_protocol.h"
+#include "timekeeper.h"
+
+struct bundle;
+struct vdso_image;
+
+struct target {
+	const char *name;
+	int elf_class;
+	bool big_endian;
+	uint16_t machine;
+	const char *qemu;		/* configure's path; the PATH is searched too */
+	const char *triplet;
+	const char *image;		/* default vDSO, in vdso-kernel/ or pkglibdir */
+	const char *loader;		/* in LOADER_DIR (run_support.c) */
+	struct timekeeper_target tk_target;
+};
+
+/* What ppctime-run needs to know about PROGRAM before starting it. */
+struct program_info {
+	const struct target *target;
+	bool dynamic;			/* has PT_INTERP */
+	int fd;				/* open, close-on-exec */
+};
+
+/* What the command line asks for. */
+struct request {
+	const char *sysroot, *image_path, *argv0;
+	bool use_vdso, verbose;
+	bool private_keeper;		/* asked for, or implied by a clock option */
+	bool host_time_syscalls;	/* the preload leaves QEMU's time calls alone */
+	bool binfmt;			/* run by binfmt_misc (BINFMT_HANDLER) */
+	enum binfmt_action binfmt_action;	/* --binfmt-ACTION, or 0 */
+	const char *binfmt_handler;	/* --binfmt-print's, or NULL: ours */
+	const char *static_qemu_dir;	/* --static-qemu's, or NULL: QEMU's */
+	const struct bundle *bundle;	/* the chroot handler's, or NULL */
+	int program_fd;			/* the kernel's (AT_EXECFD), or -1 */
+	unsigned long page_size;	/* 0: the image's */
+	struct timekeeper_options tk_options;
+	struct timezone tz;
+	char **program_argv;		/* PROGRAM ARGS... NULL */
+	int program_argc;
+};
+
+/*
+ * How QEMU is started on the loader: through the host's dynamic linker
+ * with the preload (launch_protocol.h), or, in the chroot handler, where
+ * the kernel mapped it with the bundle (bundle.h, userland_exec.h).
+ */
+struct qemu_launch {
+	char **argv;			/* ld.so --preload PRELOAD QEMU ..., or QEMU ... */
+	const unsigned char *bundled;	/* the bundle's QEMU, or NULL: execv() */
+	const char *program;		/* PROGRAM's path (AT_EXECFN) */
+	const char *image_name, *loader_name;	/* for -v (binfmt_misc's launches: none) */
+	int loader_fd, image_fd;
+	unsigned long page_size;
+	char *launch;			/* LAUNCH_ENV's value */
+};
+
+/* What a launch's watchdog watches (run_watch.c). */
+struct watch {
+	int launch_fd;			/* the launch's pidfd, QEMU's once it runs */
+	pid_t keeper;			/* the launch's own; 0: none, or gone */
+	int keeper_fd;
+	int daemon_fd;			/* the shared keeper's socket, or -1 */
+	int sigchld_fd;			/* the keeper's stops, or -1 */
+	struct timekeeper *tk;		/* shared with the keeper, or NULL */
+	void *pages;			/* the keeper's to write */
+	size_t pages_len;
+	unsigned update_hz;
+	struct keeper_watch stall;
+};
+
+/* ppctime-run.c */
+void __attribute__((noreturn, format(printf, 2, 3)))
+refuse_with(int status, const char *fmt, ...);
+/* Most refusals are ppctime-run's own failures; PROGRAM's say which. */
+#define refuse(...) refuse_with(LAUNCH_EXIT_ERROR, __VA_ARGS__)
+#define refuse_program(...) refuse_with(LAUNCH_EXIT_CANNOT_EXECUTE, __VA_ARGS__)
+const char *fd_error(void);
+
+/* run_options.c: the command line into req. */
+void parse_arguments(int argc, char **argv, struct request *req);
+void parse_binfmt_arguments(int argc, char **argv, struct request *req);
+
+/* run_program.c */
+int open_regular(const char *path, int status);
+void read_program_header(const char *path, int fd, struct program_info *info);
+const struct target *target_named(const char *name);
+
+/*
+ * run_support.c, the one file built once per tree (run/Rules.mk):
+ * what ppctime-run runs, found relative to its own directory.  Each
+ * malloc'd; refused if missing, but where it may be missing: then NULL.
+ */
+char *support_daemon(void);
+char *support_image(const struct target *t);
+char *support_loader(const struct target *t, bool required);
+char *support_preload(void);
+char *support_handler(const char *name);
+const char *find_qemu(const struct target *t);
+void static_qemu(const struct target *t, const char *dir, char *path, size_t len);
+
+/* run_image.c */
+unsigned long check_image(const char *path, const struct target *t,
+			  unsigned long page_size, struct vdso_image *img);
+
+/* run_keeper.c */
+int take_data_pages(struct watch *w, const struct target *t, struct request *req,
+		    const struct qemu_launch *q);
+pid_t start_timekeeper(struct timekeeper *tk);
+
+/* run_exec.c */
+void keep_qemu_nofile(void);
+int for_qemu(int fd, const char *what);
+void launch_memfd(int loader_fd, const char *target, bool host_time, const char *launch);
+void prepare_preload(struct qemu_launch *q, const struct program_info *program,
+		     const struct request *req, char **qemu_argv, int n);
+void prepare_bundled(struct qemu_launch *q, const struct request *req,
+		     char **qemu_argv, int n);
+void enter_qemu(const struct qemu_launch *q);
+void exec_plain_qemu(char **qemu_argv);
+
+/* run_watch.c */
+void detach_watchdog(struct watch *w);
+
+/* run_binfmt.c: --binfmt-ACTION's exit status. */
+int binfmt_action(struct request *req);
+
+#endif /* PPCTIME_RUN_H */

@@ -1,0 +1,334 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * ppctime-run's command line (run.h): its options, with the usage they
+ * are given in, and binfmt_misc's arguments.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/auxv.h>
+#include <time.h>
+
+#include "run.h"
+
+#define PPCTIME_STRING_(x) #x
+#define PPCTIME_STRING(x) PPCTIME_STRING_(x)
+
+static const char usage_text[] =
+	"Usage: ppctime-run [OPTIONS] PROGRAM [ARGS...]\n"
+	"Run a powerpc Linux PROGRAM under QEMU user mode (qemu-ppc, qemu-ppc64 or\n"
+	"qemu-ppc64le, chosen from its ELF header) with a vDSO mapped as the kernel\n"
+	"maps it, its data pages kept current by the shared timekeeper\n"
+	"(ppctime-timekeeperd: the machine's, else the user's, started when needed)\n"
+	"or, with the clock options below, by a timekeeper of its own.\n"
+	"\n"
+	"  --sysroot=DIR      dynamic programs get their ld.so and libraries from DIR\n"
+	"                     (QEMU's -L; default /usr/TRIPLET, the Debian cross libc,\n"
+	"                     or $QEMU_LD_PREFIX when set)\n"
+	"  --vdso=IMAGE       map IMAGE, any vDSO built for the Linux 6.1 data page\n"
+	"                     ABI (default: ppctime's own for the program's target)\n"
+	"  --page-size=BYTES  the kernel page size IMAGE must have been built for (its\n"
+	"                     data page is 2 pages below it), a power of two from 4096\n"
+	"                     to 1048576 in decimal; the image is refused if its code\n"
+	"                     says otherwise (default: what it says)\n"
+	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
+	"  -0, --argv0=NAME   PROGRAM's argv[0] is NAME (QEMU's -0; QEMU_ARGV0 works too)\n"
+	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
+	"                     'YYYY-MM-DD HH:MM:SS' in UTC, or @SECONDS), from 1970\n"
+	"                     to 2232 as Linux allows; the other clocks stay true.\n"
+	"                     (ppc32 glibc reads dates past 2038 with the system\n"
+	"                     call, which gives the host's time.)\n"
+	"  --tz=MINUTES[,DST] the timezone gettimeofday reports: minutes west of\n"
+	"                     Greenwich, -900 to 900, and the DST flag, any int\n"
+	"                     (default: the host's)\n"
+	"  --update-hz=N      timekeeper updates per second, at most %2$d (default:\n"
+	"                     after the host's ticks, at most %1$d a second)\n"
+	"  --timekeeper=MODE  auto (default): mirror the host kernel's timekeeping\n"
+	"                     where it can, else steer its own; mirror; or steer\n"
+	"  --private-timekeeper\n"
+	"                     a timekeeper of its own, not the shared one (the four\n"
+	"                     options above imply it)\n"
+	"  --host-time-syscalls\n"
+	"                     QEMU answers PROGRAM's time system calls with the\n"
+	"                     host's clocks, as plain QEMU does, not from the data\n"
+	"                     page its vDSO reads (to compare the two)\n"
+	"  -v, --verbose      say which timekeeper keeps time and how (stderr)\n"
+	"  --binfmt-register  make ppctime-run the kernel's handler (binfmt_misc) of\n"
+	"                     powerpc programs, in front of QEMU's own: every program\n"
+	"                     run, and every program it runs, gets the vDSO\n"
+	"  --static-qemu=DIR  with --binfmt-register: where qemu-ppc*-static are\n"
+	"                     (default: beside qemu-ppc*, the Debian package\n"
+	"                     qemu-user-static); with them the entries serve in\n"
+	"                     foreign chroots too (flags OPF)\n"
+	"  --binfmt-unregister\n"
+	"                     undo that: QEMU's handlers, if any, serve again\n"
+	"  --binfmt-print[=HANDLER]\n"
+	"                     print those entries as a binfmt.d(5) file would hold\n"
+	"                     them, with HANDLER (default: this ppctime-run's) the\n"
+	"                     handler\n"
+	"  -h, --help         show this text\n"
+	"      --version      show the version\n"
+	"\n"
+	"PROGRAM's exit status or fatal signal is ppctime-run's.  Otherwise:\n"
+	"  125  ppctime-run failed: a bad option, a refused vDSO image, a missing\n"
+	"       loader or QEMU, the data pages or the timekeeper not started\n"
+	"  126  PROGRAM cannot be run: not a regular file, not executable, not a\n"
+	"       powerpc ELF program\n"
+	"  127  PROGRAM (or its ELF interpreter) not found, or its ELF interpreter\n"
+	"       empty\n"
+	"\n"
+	"Report bugs to <" PACKAGE_BUGREPORT ">.\n";
+
+static const char version_text[] =
+	"ppctime-run (ppctime) " PACKAGE_VERSION "\n"
+	"Copyright (C) 2026 ppctime developers.\n"
+	"License GPL-2.0: GNU GPL version 2 <https://gnu.org/licenses/old-licenses/gpl-2.0.html>.\n"
+	"This is free software: you are free to change and redistribute it.\n"
+	"There is NO WARRANTY, to the extent permitted by law.\n";
+
+static void __attribute__((noreturn)) usage_error(const char *what)
+{
+	fprintf(stderr, "ppctime-run: %s\nTry 'ppctime-run --help'.\n", what);
+	exit(LAUNCH_EXIT_ERROR);
+}
+
+static time_t parse_when(const char *when)
+{
+	static const char *const formats[] = {
+		"%Y", "%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
+	};
+	char *end, why[128];
+
+	long long secs = -1;
+	bool parsed = false, exists = true;
+
+	if (when[0] == '@') {
+		errno = 0;
+		secs = strtoll(when + 1, &end, 10);
+		parsed = end != when + 1 && !*end && !errno;
+	}
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && !parsed; i++) {
+		struct tm tm = { .tm_mday = 1 }, asked;	/* "%Y": January 1st */
+		const char *rest = strptime(when, formats[i], &tm);
+
+		if (rest && !*rest) {
+			asked = tm;
+			/* timegm() normalizes tm as mktime() does: a day that
+			 * does not exist, February 30th, comes back another. */
+			secs = timegm(&tm);
+			exists = tm.tm_year == asked.tm_year && tm.tm_mon == asked.tm_mon &&
+				 tm.tm_mday == asked.tm_mday && tm.tm_hour == asked.tm_hour &&
+				 tm.tm_min == asked.tm_min && tm.tm_sec == asked.tm_sec;
+			parsed = true;
+		}
+	}
+	if (!parsed)
+		usage_error("--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' "
+			    "or @SECONDS");
+	if (!exists) {
+		snprintf(why, sizeof(why), "--realtime=%.64s: no such date or time", when);
+		usage_error(why);
+	}
+	if (secs < 0 || secs >= TIMEKEEPER_REALTIME_MAX_SEC) {
+		snprintf(why, sizeof(why), "--realtime takes a time from 1970 to @%lld "
+			 "(in 2232), what Linux lets a clock be set to",
+			 TIMEKEEPER_REALTIME_MAX_SEC - 1);
+		usage_error(why);
+	}
+	return secs;
+}
+
+/* --realtime's WHEN as an offset from the host's CLOCK_REALTIME now. */
+static struct timespec realtime_offset(time_t when)
+{
+	struct timespec now, offset;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	offset.tv_sec = when - now.tv_sec - (now.tv_nsec > 0);
+	offset.tv_nsec = now.tv_nsec > 0 ? 1000000000L - now.tv_nsec : 0;
+	return offset;
+}
+
+/*
+ * What settimeofday(2) takes, and the timekeeper: minutes west within 15
+ * hours, and any int as the DST flag, which Linux keeps unchecked.
+ */
+static void parse_tz(const char *arg, struct timezone *tz)
+{
+	char *end;
+	long west, dst = 0;
+
+	errno = 0;
+	west = strtol(arg, &end, 10);
+	if (end != arg && *end == ',') {
+		arg = end + 1;
+		dst = strtol(arg, &end, 10);
+	}
+	if (end == arg || *end || errno || west < -TIMEKEEPER_MAX_TZ_MINUTES || west > TIMEKEEPER_MAX_TZ_MINUTES ||
+	    dst < INT_MIN || dst > INT_MAX)
+		usage_error("--tz takes MINUTES_WEST[,DST]: minutes from -"
+			    PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES) " to " PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES)
+			    " and a flag that fits an int, as settimeofday(2) does");
+	tz->tz_minuteswest = west;
+	tz->tz_dsttime = dst;
+}
+
+/* arg in decimal digits alone (no sign, blank or base prefix) into *value. */
+static bool parse_decimal(const char *arg, unsigned long *value)
+{
+	char *end;
+
+	errno = 0;
+	*value = strtoul(arg, &end, 10);
+	return *arg >= '0' && *arg <= '9' && !*end && !errno;
+}
+
+static unsigned parse_update_hz(const char *arg)
+{
+	unsigned long hz;
+
+	if (!parse_decimal(arg, &hz) || hz < 1 || hz > TIMEKEEPER_MAX_HZ)
+		usage_error("--update-hz takes a rate from 1 to "
+			    PPCTIME_STRING(TIMEKEEPER_MAX_HZ));
+	return hz;
+}
+
+static enum timekeeper_mode parse_timekeeper_mode(const char *arg)
+{
+	enum timekeeper_mode mode;
+
+	if (timekeeper_mode_from_name(arg, &mode) == 0)
+		return mode;
+	usage_error("--timekeeper takes auto, mirror or steer");
+}
+
+static unsigned long parse_page_size(const char *arg)
+{
+	unsigned long size;
+
+	if (!parse_decimal(arg, &size) || size < 4096 || size > (1ul << 20) ||
+	    (size & (size - 1)))
+		usage_error("--page-size takes 4096, 8192, 16384, 32768, 65536, 131072, "
+			    "262144, 524288 or 1048576 (bytes, in decimal)");
+	return size;
+}
+
+/* ppctime-run [OPTIONS] PROGRAM [ARGS...]. */
+void parse_arguments(int argc, char **argv, struct request *req)
+{
+	enum {
+		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
+		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_HOST_TIME, OPT_VERSION,
+		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT, OPT_STATIC_QEMU,
+	};
+	static const struct option options[] = {
+		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
+		{ "vdso", required_argument, NULL, OPT_VDSO },
+		{ "no-vdso", no_argument, NULL, OPT_NO_VDSO },
+		{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+		{ "realtime", required_argument, NULL, OPT_REALTIME },
+		{ "tz", required_argument, NULL, OPT_TZ },
+		{ "update-hz", required_argument, NULL, OPT_UPDATE_HZ },
+		{ "timekeeper", required_argument, NULL, OPT_TIMEKEEPER },
+		{ "private-timekeeper", no_argument, NULL, OPT_PRIVATE },
+		{ "host-time-syscalls", no_argument, NULL, OPT_HOST_TIME },
+		{ "binfmt-register", no_argument, NULL, OPT_BINFMT_REGISTER },
+		{ "binfmt-unregister", no_argument, NULL, OPT_BINFMT_UNREGISTER },
+		{ "binfmt-print", optional_argument, NULL, OPT_BINFMT_PRINT },
+		{ "static-qemu", required_argument, NULL, OPT_STATIC_QEMU },
+		{ "argv0", required_argument, NULL, '0' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, OPT_VERSION },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool clock_options = false;
+	int opt;
+
+	*req = (struct request){ .use_vdso = true, .program_fd = -1 };
+	/* '+': the first non-option is PROGRAM; what follows is its. */
+	while ((opt = getopt_long(argc, argv, "+0:hv", options, NULL)) != -1) {
+		switch (opt) {
+		case OPT_SYSROOT: req->sysroot = optarg; break;
+		case OPT_VDSO: req->image_path = optarg; break;
+		case OPT_NO_VDSO: req->use_vdso = false; break;
+		case OPT_PAGE_SIZE: req->page_size = parse_page_size(optarg); break;
+		case OPT_REALTIME:
+			req->tk_options.realtime_offset = realtime_offset(parse_when(optarg));
+			clock_options = true;
+			break;
+		case OPT_TZ:
+			parse_tz(optarg, &req->tz);
+			req->tk_options.tz = &req->tz;
+			clock_options = true;
+			break;
+		case OPT_UPDATE_HZ:
+			req->tk_options.update_hz = parse_update_hz(optarg);
+			clock_options = true;
+			break;
+		case OPT_TIMEKEEPER:
+			req->tk_options.mode = parse_timekeeper_mode(optarg);
+			clock_options = true;
+			break;
+		case OPT_PRIVATE: req->private_keeper = true; break;
+		case OPT_HOST_TIME: req->host_time_syscalls = true; break;
+		case OPT_BINFMT_REGISTER: req->binfmt_action = BINFMT_REGISTER; break;
+		case OPT_BINFMT_UNREGISTER: req->binfmt_action = BINFMT_UNREGISTER; break;
+		case OPT_BINFMT_PRINT:
+			req->binfmt_action = BINFMT_PRINT;
+			req->binfmt_handler = optarg;
+			break;
+		case OPT_STATIC_QEMU: req->static_qemu_dir = optarg; break;
+		case '0': req->argv0 = optarg; break;
+		case 'v': req->verbose = true; break;
+		case 'h':
+			printf(usage_text, TIMEKEEPER_AUTO_MAX_HZ, TIMEKEEPER_MAX_HZ);
+			exit(0);
+		case OPT_VERSION:
+			fputs(version_text, stdout);
+			exit(0);
+		default: usage_error("bad option");
+		}
+	}
+	/* The shared page is the host's clocks as they are. */
+	req->private_keeper |= clock_options;
+	if (!req->use_vdso && (req->image_path || req->page_size || clock_options ||
+			       req->host_time_syscalls))
+		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size, "
+			    "--host-time-syscalls and the timekeeper's options need the vDSO");
+	if (req->binfmt_action && optind != argc)
+		usage_error("--binfmt-register, --binfmt-unregister and --binfmt-print take no PROGRAM");
+	if (req->static_qemu_dir && req->binfmt_action != BINFMT_REGISTER)
+		usage_error("--static-qemu goes with --binfmt-register");
+	if (req->binfmt_action)
+		return;
+	if (optind == argc)
+		usage_error("no PROGRAM to run");
+	req->program_argv = argv + optind;
+	req->program_argc = argc - optind;
+}
+
+/*
+ * Run by binfmt_misc with flags BINFMT_FLAGS: HANDLER PATH ARGV0 ARGS...,
+ * PATH open as AT_EXECFD.  As "ppctime-run --argv0=ARGV0 PATH ARGS...".
+ */
+void parse_binfmt_arguments(int argc, char **argv, struct request *req)
+{
+	unsigned long fd = getauxval(AT_EXECFD);
+
+	if (argc < 3 || !fd)
+		refuse(BINFMT_HANDLER " is ppctime-run as binfmt_misc runs it, with flags "
+		       BINFMT_FLAGS " (ppctime-run --binfmt-register)");
+	*req = (struct request){ .use_vdso = true, .binfmt = true, .program_fd = fd,
+				 .argv0 = argv[2] };
+	/* PATH ARGS...: QEMU's, as ever. */
+	argv[2] = argv[1];
+	req->program_argv = argv + 2;
+	req->program_argc = argc - 2;
+}
+

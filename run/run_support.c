@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where ppctime-run finds what it runs (run.h): its support files in
+ * LOADER_DIR, PRELOAD_DIR, DAEMON_DIR, HANDLER_DIR and IMAGE_DIR, given at
+ * compile time (run/Rules.mk builds this file once per tree), and
+ * QEMU, on the PATH or where configure found it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "run.h"
+
+/*
+ * A file ppctime-run needs at run time, NAME in DIR, a directory relative
+ * to this program's own: run/Rules.mk builds ppctime-run twice, the
+ * build tree's finding the build tree's files, the installed one the
+ * installed files wherever the installed tree was moved.
+ */
+static char *support_file(const char *dir, const char *name, bool required)
+{
+	static char own_dir[PATH_MAX];
+	char *path, *tidy;
+
+	if (!own_dir[0]) {
+		ssize_t len = readlink("/proc/self/exe", own_dir, sizeof(own_dir) - 1);
+
+		if (len <= 0)
+			refuse("cannot find this program's directory: /proc/self/exe: %s",
+			       len < 0 ? strerror(errno) : "empty");
+		own_dir[len] = '\0';
+		*strrchr(own_dir, '/') = '\0';
+	}
+	if (asprintf(&path, "%s/%s/%s", own_dir, dir, name) < 0)
+		refuse("out of memory");
+	if (access(path, R_OK) < 0) {
+		if (!required) {
+			free(path);
+			return NULL;
+		}
+		refuse("%s: %s: was the target enabled at configure time, and the tree "
+		       "built (or installed)?", path, strerror(errno));
+	}
+	tidy = realpath(path, NULL);
+	if (tidy) {
+		free(path);
+		path = tidy;
+	}
+	return path;
+}
+
+char *support_daemon(void)
+{
+	return support_file(DAEMON_DIR, "ppctime-timekeeperd", false);
+}
+
+char *support_image(const struct target *t)
+{
+	return support_file(IMAGE_DIR, t->image, true);
+}
+
+char *support_loader(const struct target *t, bool required)
+{
+	return support_file(LOADER_DIR, t->loader, required);
+}
+
+char *support_preload(void)
+{
+	return support_file(PRELOAD_DIR, "ppctime-qemu-preload.so", true);
+}
+
+/* name in the handlers' directory; "." that directory. */
+char *support_handler(const char *name)
+{
+	return support_file(HANDLER_DIR, name, true);
+}
+
+const char *find_qemu(const struct target *t)
+{
+	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
+	const char *dirs = getenv("PATH");
+	static char path[PATH_MAX];
+
+	if (slash && access(t->qemu, X_OK) == 0)
+		return t->qemu;
+	while (dirs && *dirs) {
+		size_t len = strcspn(dirs, ":");
+
+		if (len && snprintf(path, sizeof(path), "%.*s/%s", (int)len, dirs, name) <
+			   (int)sizeof(path) && access(path, X_OK) == 0)
+			return path;
+		dirs += len + (dirs[len] == ':');
+	}
+	refuse("%s not found: install the Debian package qemu-user", name);
+}
+
+/* Debian's static QEMU for t: qemu-ppcXX-static, in dir or beside QEMU. */
+void static_qemu(const struct target *t, const char *dir, char *path, size_t len)
+{
+	const char *slash = strrchr(t->qemu, '/');
+	int dirlen = dir ? (int)strlen(dir) : slash ? (int)(slash - t->qemu) : 0;
+
+	snprintf(path, len, "%.*s%s%s-static", dirlen, dir ? dir : t->qemu, dirlen ? "/" : "",
+		 slash ? slash + 1 : t->qemu);
+}
+
