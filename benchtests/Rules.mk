@@ -4,11 +4,10 @@
 # and of the pipeline (pipeline-test.sh).
 
 define bench_rules
-benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c \
-		$(srcdir)/tests/guest/vdso_call.h
+benchtests/vdso-insns-$(1): $(srcdir)/benchtests/vdso-insns.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra $(FILE_PREFIX_MAP) \
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -g -Wall -Wextra $(DEPFLAGS) $(FILE_PREFIX_MAP) \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_rules,$(t))))
@@ -18,14 +17,15 @@ $(foreach t,$(TARGETS),$(eval $(call bench_rules,$(t))))
 TIME64_CFLAGS_ppc32 = -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64
 define bench_glibc_rules
 benchtests/vdso-insns-$(1)-glibc: $(srcdir)/benchtests/vdso-insns.c \
-		$(srcdir)/tests/guest/vdso_call.h sysroot/$(TRIPLET_$(1)).stamp
+		sysroot/$(TRIPLET_$(1)).stamp
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -g -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
+	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -g -Wall -Wextra $(DEPFLAGS) $(TIME64_CFLAGS_$(1)) \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl
 endef
 $(foreach t,$(TARGETS),$(eval $(call bench_glibc_rules,$(t))))
 
+DEPDIRS += benchtests
 BENCH_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t))
 BENCH_GLIBC_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t)-glibc)
 BENCH_DEPS += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) linux-vdso $(addsuffix .stamp,$(SYSROOTS))

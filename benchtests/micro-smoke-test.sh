@@ -4,12 +4,13 @@
 # target under ppctime-run, checking that it runs, that its output parses
 # as benchtests/ppctime-bench reads it, and that it refuses a bad argument; not
 # how fast anything is.
-set -eu
-: "${top_builddir:=.}"
+. "${srcdir:=.}/tests/test-lib.sh"
+set -e
 cd "$top_builddir"
-. tests/config.sh
 run=run/ppctime-run
-failed=0
+# Per target: vdsotest with and without the vDSO, tb, null_syscall,
+# context_switch, the bad arguments.
+plan $((6 * $(count $TARGETS)))
 
 # check NAME OUTPUT AWK-ARGUMENTS...: the awk program exits 0 when OUTPUT parses
 check() {

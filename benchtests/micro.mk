@@ -8,10 +8,10 @@ MICRO_BENCHMARKS = tb null_syscall context_switch vdsotest sleeper
 
 # $(1): program, $(2): target
 define micro_rules
-benchtests/$(1)-$(2): $(srcdir)/benchtests/$(1).c $(srcdir)/tests/guest/vdso_call.h
+benchtests/$(1)-$(2): $(srcdir)/benchtests/$(1).c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra $(FILE_PREFIX_MAP) \
+	$(Q)$(CROSS_$(2))gcc -std=gnu11 -O2 -g -Wall -Wextra $(DEPFLAGS) $(FILE_PREFIX_MAP) \
 		-I$(srcdir)/tests/guest -o $$@ $$< -ldl -lm
 endef
 $(foreach p,$(MICRO_BENCHMARKS),$(foreach t,$(TARGETS),$(eval $(call micro_rules,$(p),$(t)))))

@@ -6,19 +6,19 @@
 # suite rendered as a table, bad records refused, and bench-compare: a run
 # against itself all "same", against a doctored copy the doctored figures
 # and only those.  Not how fast.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-srcdir=$(cd "$srcdir" && pwd -P)
+. "${srcdir:=.}/tests/test-lib.sh"
 cd "$top_builddir" || exit 1
-. tests/config.sh
-. "$srcdir/tests/test-lib.sh"
 export srcdir
+suites="insns timings timekeeper"
+# A measure per suite, render; per target report.md, its summary and two
+# charts; the insns chart, the unknown suite, two compares, a bad record.
+plan $(($(count $suites) + 1 + 4 * $(count $TARGETS) + 1 + 1 + 2 + 1))
 bench() { "$PYTHON" "$srcdir/benchtests/ppctime-bench" --out="$out" "$@"; }
 out=benchtests/pipeline-smoke
 rm -rf "$out"
 mkdir -p "$out"
 
-for suite in insns timings timekeeper; do
+for suite in $suites; do
 	if BENCH_DURATION=0.001 BENCH_REPS=5 bench measure "$suite" $TARGETS >"$out/$suite.log" 2>&1; then
 		pass "measure $suite: $(cat "$out"/records/"$suite"-*.jsonl | wc -l) records"
 	else

@@ -2,11 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # A quick run of each benchmark, checking that it runs and that its output
 # parses, not how fast anything is.
-set -eu
-: "${top_builddir:=.}" "${srcdir:=.}"
+. "${srcdir:=.}/tests/test-lib.sh"
+set -e
 cd "$top_builddir"
-. tests/config.sh
-failed=0
+plan "$(count $TARGETS)"
 for t in $TARGETS; do
 	out=$("$srcdir"/benchtests/insn-count run/ppctime-run benchtests/vdso-insns-$t) || :
 	# every line: ENTRY CLOCK COUNT COUNT, counts plain or '~'-marked numbers

@@ -7,8 +7,8 @@
 # elf/fuzz-smoke.status says it could not be built.  A crash, a
 # sanitizer report or an input taking over 10 s (a loop, or a quadratic walk
 # of the large image) fails it, keeping the input as elf/fuzz-crash-*.
-set -u
-: "${srcdir:=.}" "${top_builddir:=.}"
+. "${srcdir:=.}/tests/test-lib.sh"
+plan 1
 name=fuzz-vdso-image
 fuzzer=$top_builddir/elf/fuzz_vdso_image
 corpus=$top_builddir/elf/fuzz-corpus

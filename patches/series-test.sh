@@ -4,15 +4,18 @@
 # tree makes of vdso-kernel/ and sysdeps/ now, and the kernel's passes the
 # tree's own scripts/checkpatch.pl --strict with no error (its warnings and
 # checks are counted on the PASS line; patches/README.md says why they stay).
-set -eu
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
+. "${srcdir:=.}/tests/test-lib.sh"
+set -e
 . "$top_builddir/tests/make-series.sh"
-# Absolute: checkpatch runs from the kernel tree.
-srcdir=$(cd "$srcdir" && pwd -P)
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-failed=0
+make_work
+linux_patches=$(cd "$srcdir/patches/linux-6.1" &&
+	ls -- 0*.patch | grep -vx 0000-cover-letter.patch || :)
+# Each series, and checkpatch on each kernel patch if there is a kernel.
+if [ -z "$LINUX_SOURCE" ]; then
+	plan 2
+else
+	plan $((2 + $(count $linux_patches)))
+fi
 
 # same SERIES MADE_DIR: the committed patches are the made ones.
 same() {
@@ -50,8 +53,8 @@ else
 	echo "FAIL: series: making patches/linux-6.1: $(tail -1 "$work/linux.out")"
 	failed=1
 fi
-for p in "$srcdir"/patches/linux-6.1/0*.patch; do
-	[ "${p##*/}" != 0000-cover-letter.patch ] || continue
+for p in $linux_patches; do
+	p=$srcdir/patches/linux-6.1/$p
 	out=$(cd "$top_builddir/linux-src" && perl scripts/checkpatch.pl --strict --terse \
 		--show-types "$p" 2>&1) || :
 	total=$(printf '%s\n' "$out" | sed -n 's/^total: //p')

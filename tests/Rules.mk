@@ -31,3 +31,6 @@ INSTALLCHECK_TESTS += $(srcdir)/tests/installed-test.sh
 
 # The in-tree build keeps the source tree clean (tests/tree-test.sh).
 TESTS += $(srcdir)/tests/tree-test.sh $(srcdir)/tests/debian-test.sh
+
+# run-tests holds each program to its plan.
+TESTS += $(srcdir)/tests/run-tests-test.sh

@@ -3,9 +3,6 @@
 # both ask of a program run through a binfmt_misc entry of ours.  The
 # cases write "$work/out" and "$work/err"; $run is ppctime-run.
 
-value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
-show() { sed 's/^/    err: /' "$work/err"; }
-
 # CMD... vdso: the vDSO, and clock_gettime through it.
 check_vdso() { # NAME CMD...
 	name=$1
@@ -15,7 +12,7 @@ check_vdso() { # NAME CMD...
 	ehdr=$(value sysinfo_ehdr)
 	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ] && [ "$(value clock_gettime)" = 0 ]
 	then pass "$name"
-	else fail "$name" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+	else fail "$name" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show_err; fi
 }
 
 # A script in FILE whose interpreter is the powerpc SHELL, run as CMD...:
@@ -31,7 +28,7 @@ check_script() { # NAME FILE SHELL PROBE CMD...
 	ehdr=$(value sysinfo_ehdr)
 	calls=$(grep -c 'clock_gettime' "$work/err")
 	if [ "$status" -ne 0 ] || [ "${ehdr:-0}" = 0 ]; then
-		fail "$name" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show
+		fail "$name" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show_err
 	elif [ "$calls" -ne 0 ]; then
 		fail "$name" "$calls clock_gettime system calls"
 	else

@@ -11,15 +11,12 @@
 # ours are removed; ppctime-run PROGRAM still works meanwhile; the
 # handler run by hand says what it is; and the lines --binfmt-print gives
 # a binfmt.d file, registered as they are, serve as ours do.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-top_builddir=$(cd "$top_builddir" && pwd -P)
-. "$srcdir/tests/test-lib.sh"
+. "${srcdir:=.}/tests/test-lib.sh"
 . "$srcdir/tests/binfmt-lib.sh"
 
 if [ "${PPCTIME_BINFMT_TEST:-}" != inside ]; then
 	if ! unshare -Urm true 2>/dev/null; then
+		plan 1
 		skip binfmt "no user and mount namespaces here (unshare -Urm failed)"
 		exit 0
 	fi
@@ -30,13 +27,13 @@ fi
 run=$top_builddir/run/ppctime-run
 probes=$top_builddir/tests/guest
 misc=/proc/sys/fs/binfmt_misc
-work=$(mktemp -d "${TMPDIR:-/tmp}/binfmt-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_work
 # A daemon of the test's own, started in the namespace.
 PPCTIME_TIMEKEEPERD=$work/tkd
 export PPCTIME_TIMEKEEPERD
 
 if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
+	plan 1
 	skip binfmt "no binfmt_misc of a user namespace's own here (Linux 6.7 or later): $(cat "$work/err")"
 	exit 0
 fi
@@ -54,10 +51,27 @@ for t in $TARGETS; do
 	printf ':fake-%s:M:18:%s::%s:' "$t" "$bytes" "$work/fake-handler" >"$misc/register"
 done
 
-if "$run" --binfmt-register >"$work/out" 2>"$work/err"; then
+registered=0
+"$run" --binfmt-register >"$work/out" 2>"$work/err" || registered=$?
+
+# Registering; per target 8 cases, or a SKIP without its probes or entry;
+# the handler run by hand, unregistering; per target with a probe, the
+# earlier handler again and --binfmt-print's entry.
+results=1
+for t in $TARGETS; do
+	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ] ||
+		[ ! -e "$misc/ppctime-$t" ]; then
+		results=$((results + 1))
+	else
+		results=$((results + 8))
+	fi
+	[ ! -x "$probes/launcher-probe-static-$t" ] || results=$((results + 2))
+done
+plan $((results + 2))
+if [ "$registered" -eq 0 ]; then
 	pass "register ($(grep -c '^ppctime-run: registered' "$work/err") entries)"
 else
-	fail register "status $?"; show
+	fail register "status $registered"; show_err
 fi
 
 check_identity() { # NAME PROBE
@@ -66,7 +80,7 @@ check_identity() { # NAME PROBE
 	if [ "$status" -eq 0 ] && [ "$(value 'argv\[0\]')" = myname ] &&
 	   [ "$(value 'argv\[2\]')" = x ] && [ "$(value exe)" = "$2" ]
 	then pass "$1"
-	else fail "$1" "status $status, argv[0] '$(value 'argv\[0\]')', exe '$(value exe)'"; show; fi
+	else fail "$1" "status $status, argv[0] '$(value 'argv\[0\]')', exe '$(value exe)'"; show_err; fi
 }
 
 # Run, not read: only the kernel can open it (O), not the handler, which
@@ -79,7 +93,7 @@ check_execute_only() { # NAME PROBE
 	status=$?
 	ehdr=$(value sysinfo_ehdr)
 	if [ "$status" -eq 0 ] && [ "${ehdr:-0}" != 0 ]; then pass "$1"
-	else fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+	else fail "$1" "status $status, AT_SYSINFO_EHDR ${ehdr:-none}"; show_err; fi
 }
 
 check_origin() { # NAME TRIPLET PROBE
@@ -89,7 +103,7 @@ check_origin() { # NAME TRIPLET PROBE
 	if [ "$status" -eq 0 ] && [ "$(value lib)" = found ] && [ "${ehdr:-0}" != 0 ] &&
 	   [ "$(value exe)" = "$3" ]
 	then pass "$1"
-	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)'"; show; fi
+	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)'"; show_err; fi
 }
 
 for t in $TARGETS; do
@@ -119,14 +133,14 @@ status=$?
 if [ "$status" -eq 125 ] && grep -q 'as binfmt_misc runs it' "$work/err"; then
 	pass "handler run by hand: refused"
 else
-	fail "handler run by hand" "status $status"; show
+	fail "handler run by hand" "status $status"; show_err
 fi
 
 if "$run" --binfmt-unregister >"$work/out" 2>"$work/err" &&
    ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
 	pass unregister
 else
-	fail unregister "entries left: $(ls "$misc")"; show
+	fail unregister "entries left: $(ls "$misc")"; show_err
 fi
 for t in $TARGETS; do
 	[ -x "$probes/launcher-probe-static-$t" ] || continue
@@ -148,11 +162,11 @@ if "$run" --binfmt-print >"$work/binfmt.conf" 2>"$work/err"; then
 		if [ "${ehdr:-0}" != 0 ] && [ -e "$misc/ppctime-$t" ]; then
 			pass "binfmt-print-$t: its entry, registered by hand, serves"
 		else
-			fail "binfmt-print-$t" "AT_SYSINFO_EHDR ${ehdr:-none}"; show
+			fail "binfmt-print-$t" "AT_SYSINFO_EHDR ${ehdr:-none}"; show_err
 		fi
 	done
 	"$run" --binfmt-unregister 2>/dev/null
 else
-	fail binfmt-print "status $?"; show
+	fail binfmt-print "status $?"; show_err
 fi
 exit $failed

@@ -20,15 +20,15 @@
 # are Debian's qemu-user-static (tests/qemu-user-static.sh).
 # Variables named by target are read with eval:
 # shellcheck disable=SC2154
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-top_builddir=$(cd "$top_builddir" && pwd -P)
-. "$srcdir/tests/test-lib.sh"
+. "${srcdir:=.}/tests/test-lib.sh"
 . "$srcdir/tests/binfmt-lib.sh"
 misc=/proc/sys/fs/binfmt_misc
 
-skip_all() { for t in $TARGETS; do skip "chroot-$t" "$1"; done; exit 0; }
+skip_all() {
+	plan "$(count $TARGETS)"
+	for t in $TARGETS; do skip "chroot-$t" "$1"; done
+	exit 0
+}
 
 if [ "${PPCTIME_CHROOT_TEST:-}" != inside ]; then
 	unshare -Urm true 2>/dev/null ||
@@ -48,8 +48,8 @@ fi
 
 run=$top_builddir/run/ppctime-run
 probes=$top_builddir/tests/guest
-work=$(mktemp -d "${TMPDIR:-/tmp}/chroot-test.XXXXXX")
-trap 'umount -l "$work"/root-*/proc 2>/dev/null; rm -rf --one-file-system "$work"' EXIT
+make_work
+at_exit 'umount -l "$work"/root-*/proc 2>/dev/null'
 PPCTIME_TIMEKEEPERD=$work/tkd
 export PPCTIME_TIMEKEEPERD
 # No prefix but the tree's own /.
@@ -58,6 +58,17 @@ unset QEMU_LD_PREFIX
 if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
 	skip_all "no binfmt_misc of a user namespace's own here: $(cat "$work/err")"
 fi
+# The refused dynamic QEMU, the handler by hand, the binfmt.d file,
+# registering; per target its entry and 8 cases, or a SKIP; unregistering.
+results=5
+for t in $TARGETS; do
+	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ]; then
+		results=$((results + 1))
+	else
+		results=$((results + 9))
+	fi
+done
+plan "$results"
 
 
 # A tree as the target's Debian has it, of what the probes need: the
@@ -82,7 +93,7 @@ check_identity() { # NAME ROOT PROGRAM
 	if [ "$status" -eq 0 ] && [ "$(value exe)" = "$3" ] &&
 	   [ "$(value execfn)" = "$3" ] && [ "$(value 'argv\[2\]')" = x ]
 	then pass "$1"
-	else fail "$1" "status $status, exe '$(value exe)', execfn '$(value execfn)', argv[2] '$(value 'argv\[2\]')'"; show; fi
+	else fail "$1" "status $status, exe '$(value exe)', execfn '$(value execfn)', argv[2] '$(value 'argv\[2\]')'"; show_err; fi
 }
 
 check_origin() { # NAME ROOT PROGRAM
@@ -92,7 +103,7 @@ check_origin() { # NAME ROOT PROGRAM
 	if [ "$status" -eq 0 ] && [ "$(value lib)" = found ] && [ "${ehdr:-0}" != 0 ] &&
 	   [ "$(value exe)" = "$3" ]
 	then pass "$1"
-	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)', AT_SYSINFO_EHDR ${ehdr:-none}"; show; fi
+	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)', AT_SYSINFO_EHDR ${ehdr:-none}"; show_err; fi
 }
 
 # The daemon a launch outside the tree starts, whose page 20 programs in
@@ -116,13 +127,13 @@ status=$?
 if [ "$status" -eq 125 ] && grep -q 'not a static PIE' "$work/err" &&
    ! ls "$misc"/ppctime-* >/dev/null 2>&1
 then pass "chroot-refuse-dynamic-qemu"
-else fail chroot-refuse-dynamic-qemu "status $status, entries: $(ls "$misc")"; show; fi
+else fail chroot-refuse-dynamic-qemu "status $status, entries: $(ls "$misc")"; show_err; fi
 "$top_builddir/run/ppctime-binfmt-static" "$probes/launcher-probe-static-${TARGETS%% *}" \
 	>"$work/out" 2>"$work/err"
 status=$?
 if [ "$status" -eq 125 ] && grep -q 'binfmt-register makes' "$work/err"
 then pass "chroot-handler-by-hand: refused"
-else fail chroot-handler-by-hand "status $status"; show; fi
+else fail chroot-handler-by-hand "status $status"; show_err; fi
 
 # As at boot: systemd-binfmt registers the binfmt.d file (the dynamic
 # handler, flags OP), then ppctime-binfmt.service runs its command, whose
@@ -138,7 +149,7 @@ boot=$(sed -n 's/^ExecStart=[^ ]* //p' "$top_builddir/run/ppctime-binfmt.service
 # shellcheck disable=SC2086
 if "$run" $boot --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
 then pass "chroot-register (after the binfmt.d file, as at boot: $(grep -c '^ppctime-run: registered' "$work/err") entries)"
-else fail chroot-register "status $?"; show; fi
+else fail chroot-register "status $?"; show_err; fi
 
 for t in $TARGETS; do
 	root=$work/root-$t static=/bin/launcher-probe-static-$t
@@ -155,7 +166,7 @@ for t in $TARGETS; do
 		continue
 	fi
 	if ! make_tree "$root" "$t" 2>"$work/err"; then
-		fail "chroot-tree-$t" "cannot make the tree"; show
+		fail "chroot-tree-$t" "cannot make the tree"; show_err
 		continue
 	fi
 	check_vdso "chroot-vdso-$t" chroot "$root" "$static"
@@ -175,6 +186,6 @@ status=$?
 if [ "$status" -eq 0 ] && ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
 	pass chroot-unregister
 else
-	fail chroot-unregister "status $status, entries: $(ls "$misc")"; show
+	fail chroot-unregister "status $status, entries: $(ls "$misc")"; show_err
 fi
 exit "$failed"

@@ -5,10 +5,9 @@
 # depending on that target's cross gcc, and the target's cross tools among
 # the Build-Depends.  (scripts/check-debs builds and checks the packages
 # themselves.)  Protocol: tests/README.md.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-. "$srcdir/tests/test-lib.sh"
+. "${srcdir:=.}/tests/test-lib.sh"
+# The version; per target its sysroot package and its Build-Depends.
+plan $((1 + 2 * $(count $TARGETS)))
 control=$srcdir/debian/control
 
 version=$(sed -n '1s/^ppctime (\([^)]*\)).*/\1/p' "$srcdir/debian/changelog")

@@ -8,12 +8,8 @@
 # strips the host program and preload and leaves the powerpc files as
 # built; 'make uninstall' leaves no file.  Needs no glibc sysroot; a built
 # one is expected installed too.  Protocol: tests/README.md.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-. "$srcdir/tests/test-lib.sh"
-work=$(mktemp -d "${TMPDIR:-/tmp}/install-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+. "${srcdir:=.}/tests/test-lib.sh"
+make_work
 dest=$work/dest
 p=/opt/pt
 dirs="prefix=$p exec_prefix=$p bindir=$p/bin libdir=$p/lib64 libexecdir=$p/lib64/exec
@@ -30,6 +26,13 @@ installed_make() {
 files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort); }
 
 installed_make install "$dest"
+# Each manual page but the links (.so requests) to another.
+manuals=$(for man in "$dest$p"/share/man/man1/*.1; do
+	[ "$(head -c 4 "$man")" = ".so " ] || echo "$man"
+done)
+# The GNU directories, executables, binfmt.d, the manual pages, uninstall,
+# install-strip; installed-test.sh plans its own.
+plan $((3 + $(count $manuals) + 2))
 {
 	echo "${p#/}/bin/ppctime-run ${p#/}/bin/ppctime-bench ${p#/}/lib64/exec/ppctime/bench/insn-count"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-qemu-preload.so"
@@ -84,12 +87,9 @@ else
 	fail "install: binfmt.d" "$entries entries, handlers '$handlers'"
 fi
 
-# Each manual page but the links (.so requests) to another.
-for man in "$dest$p"/share/man/man1/*.1; do
+for man in $manuals; do
 	name="install: manual page $(basename "$man")"
-	if [ "$(head -c 4 "$man")" = ".so " ]; then
-		continue
-	elif ! command -v groff >/dev/null; then
+	if ! command -v groff >/dev/null; then
 		skip "$name" "no groff (Debian package groff-base)"
 	elif LC_ALL=C.UTF-8 groff -man -Tutf8 -ww -z "$man" >"$work/man.log" 2>&1 &&
 	     [ ! -s "$work/man.log" ] && grep -qE '^\.SH "?EXIT STATUS' "$man"; then

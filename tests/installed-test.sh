@@ -9,20 +9,31 @@
 # it; the installed ppctime-bench counts each target's instructions with
 # the installed harnesses.  'make installcheck' runs it on the installed
 # tree, tests/install-test.sh on one it moved.  Protocol: tests/README.md.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}" "${bindir:?bindir: the directory ppctime-run is installed in}"
-. "$top_builddir/tests/config.sh"
-. "$srcdir/tests/test-lib.sh"
+. "${srcdir:=.}/tests/test-lib.sh"
+: "${bindir:?bindir: the directory ppctime-run is installed in}"
 label=${INSTALLED_LABEL:-installed}
 run=$bindir/ppctime-run
-build=$(cd "$top_builddir" && pwd -P)
-work=$(mktemp -d "${TMPDIR:-/tmp}/installed-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_work
 
 if [ ! -x "$run" ]; then
 	fail "$label" "no $run (make install)"
 	exit 1
 fi
+# --version; per target the probe, or its SKIP, then the sysroot's C and
+# C++ probes, or their SKIP; ppctime-bench's count.
+results=1
+for t in $TARGETS; do
+	eval triplet=\$TRIPLET_$t
+	if [ ! -x "$top_builddir/tests/guest/launcher-probe-$t" ]; then
+		results=$((results + 1))
+	elif [ ! -x "$bindir/$triplet-ppctime-gcc" ]; then
+		results=$((results + 2))
+	else
+		results=$((results + 3))
+	fi
+	results=$((results + 1))
+done
+plan "$results"
 "$run" --version >"$work/version" 2>&1
 if [ "$(head -n 1 "$work/version")" = "ppctime-run (ppctime) $VERSION" ]; then
 	pass "$label: --version"
@@ -50,7 +61,7 @@ check_probe() {
 		from_build=
 		for f in $image $support; do
 			case $(cd "$(dirname "$f")" && pwd -P)/ in
-			"$build"/*) from_build="$from_build $f" ;;
+			"$top_builddir"/*) from_build="$from_build $f" ;;
 			esac
 		done
 		if [ -n "$from_build" ]; then fail "$name" "it used the build tree's$from_build"
@@ -98,10 +109,10 @@ elif ! "$bench" --out "$work/bench" measure insns >"$work/bench.log" 2>&1; then
 	fail "$label: ppctime-bench" "measure insns failed: $(tail -n 3 "$work/bench.log")"
 else
 	for t in $TARGETS; do
-		count=$(grep -h '"entry": "__kernel_clock_gettime", "clock": "MONOTONIC", "metric": "insns_vdso"' \
+		insns=$(grep -h '"entry": "__kernel_clock_gettime", "clock": "MONOTONIC", "metric": "insns_vdso"' \
 			"$work/bench/records/insns-$t.jsonl" 2>/dev/null | sed -n 's/.*"value": \([0-9]*\),.*/\1/p')
-		case $count in
-		[1-9]*) pass "$label: ppctime-bench $t: __kernel_clock_gettime MONOTONIC, $count instructions" ;;
+		case $insns in
+		[1-9]*) pass "$label: ppctime-bench $t: __kernel_clock_gettime MONOTONIC, $insns instructions" ;;
 		*) fail "$label: ppctime-bench $t" "no count of __kernel_clock_gettime MONOTONIC in $work/bench/records" ;;
 		esac
 	done

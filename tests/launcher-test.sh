@@ -11,11 +11,7 @@
 # Protocol: README.md.  Where a case judges the data page by the system
 # call, it runs with --host-time-syscalls, which leaves that call to the
 # host kernel (by default QEMU answers it from the page too).
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-# Absolute: some cases run from another directory.
-top_builddir=$(cd "$top_builddir" && pwd -P)
+. "${srcdir:=.}/tests/test-lib.sh"
 
 run=$top_builddir/run/ppctime-run
 # The launch's own timekeeper, whatever daemon the machine or the user
@@ -23,31 +19,11 @@ run=$top_builddir/run/ppctime-run
 PPCTIME_TIMEKEEPERD=off
 export PPCTIME_TIMEKEEPERD
 probes=$top_builddir/tests/guest
-work=$(mktemp -d "${TMPDIR:-/tmp}/launcher-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
-
-. "$srcdir/tests/test-lib.sh"
+make_work
 command -v pgrep >/dev/null || {
 	echo "FAIL: launcher-test: no pgrep: install the Debian package procps"
 	exit 1
 }
-
-# Show what a case saw, for the log.
-show() {
-	sed 's/^/    out: /' "$work/out"
-	sed 's/^/    err: /' "$work/err"
-}
-
-# launch ARGS...: ppctime-run ARGS with stdout, stderr and status kept.
-launch() {
-	"$run" "$@" >"$work/out" 2>"$work/err" </dev/null
-	status=$?
-}
-
-has() { grep -q -- "$1" "$work/$2"; }
-value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
-
-vdso_name() { eval echo "\$IMAGE_$1.so"; }
 
 # The ppctime-tk of the launch run with "-0 TAG", once it is there.  The
 # launch becomes QEMU; its detached watchdog forks the keeper, which keeps
@@ -254,7 +230,7 @@ check_bad_images() { # TARGET PROBE IMAGE
 		"$image" >"$bad-nosym"
 	check_refused "refuse-no-clock-gettime-$t" "$bad-nosym" "$probe"
 	case $t in ppc32) other=ppc64le ;; ppc64) other=ppc32 ;; *) other=ppc64 ;; esac
-	other_image=$top_builddir/vdso-kernel/$(vdso_name "$other")
+	other_image=$top_builddir/vdso-kernel/$(vdso_image "$other")
 	if [ -f "$other_image" ]; then
 		check_refused "refuse-other-target-$t" "$other_image" "$probe"
 	else
@@ -899,9 +875,35 @@ check_preload_alone() {
 }
 
 if [ ! -x "$run" ]; then
+	plan 1
 	skip launcher "$run not built"
 	exit 0
 fi
+# target_results TARGET: the cases of the loops below for TARGET: 39 of one
+# result each, 7 bad images, 3 FIFOs, 2 empty interpreters, 4 loader
+# failures, then realtime and tz (2 on ppc32, 3 elsewhere), ELFv2 on ppc64,
+# and an orphan case per way; or the SKIP, and orphans if it has a probe.
+target_results() {
+	dyn=$probes/launcher-probe-$1 static=$probes/launcher-probe-static-$1
+	orphans=0
+	[ ! -x "$dyn" ] || orphans=$(count $orphan_ways)
+	if [ ! -f "$top_builddir/vdso-kernel/$(vdso_image "$1")" ] || [ ! -x "$dyn" ] ||
+		[ ! -x "$static" ]; then
+		echo $((1 + orphans))
+		return
+	fi
+	case $1 in
+	ppc32) echo $((39 + 7 + 3 + 2 + 4 + 2 + orphans)) ;;
+	ppc64) echo $((39 + 7 + 3 + 2 + 4 + 3 + 1 + orphans)) ;;
+	*) echo $((39 + 7 + 3 + 2 + 4 + 3 + orphans)) ;;
+	esac
+}
+# Usage, version and a bad option; 5 refused values; the preload alone.
+results=$((3 + 5 + 1))
+for t in $TARGETS; do
+	results=$((results + $(target_results "$t")))
+done
+plan "$results"
 check_usage
 check_option_values
 check_preload_alone
@@ -915,7 +917,7 @@ done
 for t in $TARGETS; do
 	# PIE (ET_DYN with PT_INTERP), static (ET_EXEC), and ET_EXEC with PT_INTERP.
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
-	image=$top_builddir/vdso-kernel/$(vdso_name "$t")
+	image=$top_builddir/vdso-kernel/$(vdso_image "$t")
 	if [ ! -f "$image" ] || [ ! -x "$dyn" ] || [ ! -x "$static" ]; then
 		skip "launcher-$t" "$image or the probes not built"
 		continue

@@ -1,8 +1,54 @@
 # SPDX-License-Identifier: GPL-2.0
-# Sourced by the shell tests: one line per case (tests/README.md), and
-# "failed" set for the script's exit status.
+# Sourced first by every shell test, as
+#     . "${srcdir:=.}/tests/test-lib.sh"
+# The protocol of tests/README.md (plan, pass, fail, skip; "failed" set for
+# the script's exit status), what configure found (tests/config.sh),
+# srcdir and top_builddir made absolute (some cases run from another
+# directory), a temporary directory removed on exit, and the helpers that
+# run a program and look at what it printed.
+set -u
+: "${top_builddir:=.}" "${srcdir:=.}"
+top_builddir=$(cd "$top_builddir" && pwd -P)
+srcdir=$(cd "$srcdir" && pwd -P)
+. "$top_builddir/tests/config.sh"
 failed=0
 
+# plan N: N results follow (run-tests fails a script that reports more or
+# fewer); count WORD...: how many words, for plan's arithmetic.
+plan() { echo "PLAN: $1"; }
+count() { echo $#; }
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1: $2"; failed=1; }
 skip() { echo "SKIP: $1: $2"; }
+
+# at_exit COMMAND: run COMMAND (a string, for eval) when the script exits,
+# before the commands given earlier.
+exit_commands=:
+at_exit() { exit_commands="$1; $exit_commands"; }
+trap 'eval "$exit_commands"' EXIT
+
+# make_work: $work, a directory of the script's own, removed on exit.
+make_work() {
+	work=$(mktemp -d "${TMPDIR:-/tmp}/$(basename "$0" .sh).XXXXXX")
+	at_exit 'rm -rf --one-file-system "$work"'
+}
+
+# vdso_image TARGET: the vDSO image ppctime-run maps by default for TARGET.
+vdso_image() { eval echo "\$IMAGE_$1.so"; }
+
+# The helpers below read and write $work/out and $work/err.
+# launch ARGS...: ppctime-run ($run) with ARGS, its stdout, stderr and
+# status ($status) kept.
+launch() {
+	"$run" "$@" >"$work/out" 2>"$work/err" </dev/null
+	status=$?
+}
+# has PATTERN FILE: the last launch's FILE (out or err) has PATTERN.
+has() { grep -q -- "$1" "$work/$2"; }
+# value KEY: the first "KEY=value" the last launch printed.
+value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
+# Show what a case saw, for the log; QEMU's -strace lines ("PID call(...")
+# would bury the rest.
+show_out() { sed 's/^/    out: /' "$work/out"; }
+show_err() { grep -v '^[0-9][0-9]* ' "$work/err" | sed 's/^/    err: /'; }
+show() { show_out; show_err; }

@@ -13,15 +13,11 @@
 # user alone.
 # Each case has a directory of its own (PPCTIME_TIMEKEEPERD=DIR), so the
 # user's or the machine's daemon is never touched.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-top_builddir=$(cd "$top_builddir" && pwd -P)
+. "${srcdir:=.}/tests/test-lib.sh"
 
 run=$top_builddir/run/ppctime-run
 probes=$top_builddir/tests/guest
-work=$(mktemp -d "${TMPDIR:-/tmp}/timekeeperd-test.XXXXXX")
-. "$srcdir/tests/test-lib.sh"
+make_work
 
 # The daemon of a directory: its keeper is the socket's peer, found by
 # ppctime-run -v; its watchdog the keeper's parent.
@@ -36,31 +32,26 @@ end_daemon() { # DIR...
 	done
 }
 dirs=
-cleanup() { end_daemon $(printf '%s\n' $dirs | sort -u); rm -rf "$work"; }
-trap cleanup EXIT
+at_exit 'end_daemon $(printf "%s\n" $dirs | sort -u)'
 
-launch() { # DIR ARGS...
+# launch_in DIR ARGS...: launch -v ARGS with the daemon of DIR.
+launch_in() {
 	dir=$1
 	shift
 	dirs="$dirs $dir"
-	PPCTIME_TIMEKEEPERD=$dir "$run" -v "$@" >"$work/out" 2>"$work/err" </dev/null
-	status=$?
+	PPCTIME_TIMEKEEPERD=$dir launch -v "$@"
 	grep ' daemon [0-9]* at ' "$work/err" >>"$dir.pid" 2>/dev/null
 }
-has() { grep -q -- "$1" "$work/$2"; }
-value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
-show() { sed 's/^/    err: /' "$work/err"; }
-show_all() { sed 's/^/    out: /' "$work/out"; show; }
 
 check_started_then_found() { # NAME PROBE
 	d=$work/$1
-	launch "$d" "$2" vdso
+	launch_in "$d" "$2" vdso
 	first=$(keeper_in) started=$(grep -c "timekeeper started: daemon" "$work/err")
-	launch "$d" "$2" vdso
+	launch_in "$d" "$2" vdso
 	if [ "$status" -ne 0 ] || [ -z "$first" ] || [ "$started" -ne 1 ]; then
-		fail "$1" "status $status, or the first launch started no daemon"; show
+		fail "$1" "status $status, or the first launch started no daemon"; show_err
 	elif ! has "timekeeper found: daemon $first " err; then
-		fail "$1" "the second launch did not find daemon $first"; show
+		fail "$1" "the second launch did not find daemon $first"; show_err
 	else
 		pass "$1 (daemon $first)"
 	fi
@@ -75,7 +66,7 @@ check_vdso_used() { # NAME PROBE
 	grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
 	calls=$(grep -c 'clock_gettime' "$work/err")
 	if [ "$status" -ne 0 ] || ! has 'shared timekeeper' err; then
-		fail "$1" "status $status, or no shared timekeeper"; show
+		fail "$1" "status $status, or no shared timekeeper"; show_err
 	elif [ "$calls" -ge 100 ]; then
 		fail "$1" "$calls clock_gettime system calls for 1000 calls"
 	else
@@ -84,11 +75,11 @@ check_vdso_used() { # NAME PROBE
 }
 
 check_private_for_options() { # NAME PROBE
-	launch "$work/$1" --tz=60 "$2" vdso
+	launch_in "$work/$1" --tz=60 "$2" vdso
 	if [ "$status" -eq 0 ] && has 'private timekeeper' err && ! has 'shared' err; then
 		pass "$1"
 	else
-		fail "$1" "status $status, or --tz did not keep a private timekeeper"; show
+		fail "$1" "status $status, or --tz did not keep a private timekeeper"; show_err
 	fi
 }
 
@@ -96,7 +87,7 @@ check_private_for_options() { # NAME PROBE
 # clock_gettime with the system call: no read may be a stale page's.
 check_daemon_loss() { # NAME SIGNAL PROBE
 	d=$work/$1
-	launch "$d" "$3" vdso
+	launch_in "$d" "$3" vdso
 	keeper=$(keeper_in)
 	dirs="$dirs $d"
 	PPCTIME_TIMEKEEPERD=$d "$run" --host-time-syscalls "$3" compare 1500 monotonic monotonic-coarse \
@@ -109,13 +100,13 @@ check_daemon_loss() { # NAME SIGNAL PROBE
 	hres=$(sed -n 's/.*\<worst_monotonic=\([^ ]*\).*/\1/p' "$work/out" | head -n 1)
 	coarse=$(sed -n 's/.*\<worst_monotonic-coarse=\([^ ]*\).*/\1/p' "$work/out" | head -n 1)
 	[ "$2" = STOP ] && kill -CONT "$keeper" 2>/dev/null
-	launch "$d" "$3" vdso
+	launch_in "$d" "$3" vdso
 	if [ -z "$keeper" ] || [ "$status" -ne 0 ] || [ -z "$hres" ] || [ -z "$coarse" ]; then
-		fail "$1" "keeper '$keeper', status $status"; show
+		fail "$1" "keeper '$keeper', status $status"; show_err
 	elif [ "$hres" -gt 1000000 ] || [ "$coarse" -gt 250000000 ]; then
 		fail "$1" "reads off by up to $hres ns, $coarse ns coarse"
 	elif ! has 'timekeeper started: daemon' err; then
-		fail "$1" "the next launch did not start a new daemon"; show
+		fail "$1" "the next launch did not start a new daemon"; show_err
 	else
 		pass "$1 (worst $hres ns, coarse $coarse ns)"
 	fi
@@ -127,15 +118,15 @@ check_daemon_loss() { # NAME SIGNAL PROBE
 # running programs may read, in mode NONE), the launch starts another, and
 # the old watchdog, continued, ends.
 check_stuck_replaced() { # NAME PROBE
-	launch "$work/$1" "$2" vdso
+	launch_in "$work/$1" "$2" vdso
 	keeper=$(keeper_in)
 	watchdog=$(ps -o ppid= -p "$keeper" 2>/dev/null | tr -d ' ')
 	if [ -z "$keeper" ] || [ -z "$watchdog" ] || [ "$watchdog" = 1 ]; then
-		fail "$1" "no daemon found"; show
+		fail "$1" "no daemon found"; show_err
 		return
 	fi
 	kill -STOP "$watchdog" "$keeper"
-	launch "$work/$1" "$2" vdso
+	launch_in "$work/$1" "$2" vdso
 	# Dead: gone, or a zombie until its parent gets to it.
 	kstate=$(ps -o stat= -p "$keeper" 2>/dev/null)
 	kill -CONT "$watchdog" "$keeper" 2>/dev/null
@@ -145,7 +136,7 @@ check_stuck_replaced() { # NAME PROBE
 		sleep 0.1
 	done
 	if [ "$status" -ne 0 ] || ! has 'timekeeper started: daemon' err; then
-		fail "$1" "status $status, or the stuck daemon was not replaced"; show
+		fail "$1" "status $status, or the stuck daemon was not replaced"; show_err
 	elif [ -n "$kstate" ] && [ "${kstate#Z}" = "$kstate" ]; then
 		fail "$1" "the stuck daemon's keeper $keeper is still there ($kstate)"
 	elif [ -n "$wstate" ] && [ "${wstate#Z}" = "$wstate" ]; then
@@ -187,9 +178,9 @@ check_launch_watched() { # NAME PROBE
 	[ "$after" = alive ] && kill "$daemon"
 	wait "$daemon" 2>/dev/null
 	if [ "$status" -ne 0 ] || ! has 'timekeeper found: daemon' err; then
-		fail "$1" "status $status, or the launch did not use the daemon"; show
+		fail "$1" "status $status, or the launch did not use the daemon"; show_err
 	elif [ "$running" = no ]; then
-		fail "$1" "the program ended before it could be looked at"; show
+		fail "$1" "the program ended before it could be looked at"; show_err
 	elif [ "$now" = "$exe" ] || [ "$children" -ne 0 ]; then
 		fail "$1" "the launch stayed ppctime-run ('$now') with $children children"
 	elif [ "$during" != alive ] || [ "$after" != gone ]; then
@@ -202,10 +193,10 @@ check_launch_watched() { # NAME PROBE
 check_open_dir_refused() { # NAME PROBE
 	d=$work/$1
 	mkdir -m 777 "$d"
-	launch "$d" "$2" vdso
+	launch_in "$d" "$2" vdso
 	if [ "$status" -eq 0 ] && has 'others may write there' err && has 'private timekeeper' err
 	then pass "$1"
-	else fail "$1" "status $status, or a daemon in a directory of mode 777"; show; fi
+	else fail "$1" "status $status, or a daemon in a directory of mode 777"; show_err; fi
 }
 
 # The machine's daemon as its systemd units run it (socket activation,
@@ -245,7 +236,7 @@ check_machine_daemon() { # NAME PROBE
 		"$work/err")
 	calls=$(grep -c '^clock_gettime=0$' "$work/out")
 	if [ "$status" -ne 0 ] || [ "$found" -ne 2 ] || [ "$named" -ne 1 ]; then
-		fail "$1" "status $status, or the launches did not find the machine's daemon"; show
+		fail "$1" "status $status, or the launches did not find the machine's daemon"; show_err
 	elif [ "$(echo "$inodes" | wc -w)" -ne 1 ] || [ "$calls" -ne 3 ]; then
 		fail "$1" "data pages '$inodes', $calls of 3 launches without time system calls"
 	else
@@ -263,7 +254,7 @@ check_name_serves_user_only() { # NAME PROBE
 		return
 	fi
 	d=$work/$1
-	launch "$d" "$2" vdso
+	launch_in "$d" "$2" vdso
 	hello='import socket, sys
 s = socket.socket(socket.AF_UNIX)
 s.settimeout(10)
@@ -274,7 +265,7 @@ print(len(s.recv(4096)))'
 		"$py" -c "$hello" "$d/timekeeperd.sock" 2>&1)
 	if [ "$status" -eq 0 ] && [ "$own" -gt 0 ] 2>/dev/null && [ "$other" = 0 ]
 	then pass "$1 (the user's hello: $own bytes; another's: none)"
-	else fail "$1" "status $status, the user's hello '$own', another user's '$other'"; show; fi
+	else fail "$1" "status $status, the user's hello '$own', another user's '$other'"; show_err; fi
 }
 
 # What the cases below need to act as another user in namespaces of their
@@ -294,7 +285,7 @@ can_act_as_others() { # NAME UNSHARE_FLAGS
 # namespace of the test's own): 2000 connects and closes from one process,
 # then 40 processes that stay connected.  The daemon keeps one entry for
 # the first and --max-launches-per-user=8 in all for the user (its
-# descriptors show it), refuses the rest in their hello, and a launch by
+# descriptors show_err it), refuses the rest in their hello, and a launch by
 # root is still served.
 check_flood() { # NAME PROBE
 	can_act_as_others "$1" -mn || return 0
@@ -343,13 +334,13 @@ time.sleep(30)'
 	before=$(value fds_before) after=$(value fds_after)
 	served=$(value served) refused=$(value refused) launched=$(value launch)
 	if [ "${before:-0}" -eq 0 ] || [ "${after:-0}" -eq 0 ] || [ -z "$served" ]; then
-		fail "$1" "the flood did not run"; show_all
+		fail "$1" "the flood did not run"; show
 	elif [ "$((after - before))" -gt 10 ]; then
 		fail "$1" "the daemon holds $((after - before)) more descriptors after the flood"
 	elif [ "$served" -gt 8 ] || [ "$refused" -lt 32 ]; then
 		fail "$1" "$served of the user's 40 connections served, $refused refused, limit 8"
 	elif [ "$launched" != 0 ] || ! has 'timekeeper found: daemon [0-9]* at /run/ppctime/' err; then
-		fail "$1" "root's launch: status $launched, or not served by the machine's daemon"; show
+		fail "$1" "root's launch: status $launched, or not served by the machine's daemon"; show_err
 	else
 		pass "$1 (+$((after - before)) descriptors; $served served, $refused refused)"
 	fi
@@ -378,9 +369,9 @@ check_unmapped_user() { # NAME PROBE
 		kill $attacker' sh "$d" "$top_builddir/timekeeperd/ppctime-timekeeperd" "$run" "$2" \
 		"$attacker" >"$work/out" 2>"$work/err" </dev/null
 	if [ "$(value status)" != 0 ]; then
-		fail "$1" "status $(value status)"; show
+		fail "$1" "status $(value status)"; show_err
 	elif has 'timekeeper found' err || ! has 'overflow uid' err; then
-		fail "$1" "the launch took another user's daemon as its own"; show
+		fail "$1" "the launch took another user's daemon as its own"; show_err
 	else
 		pass "$1"
 	fi
@@ -414,7 +405,7 @@ check_time_namespaces() { # NAME PROBE
 	compare unshare -T --monotonic=-1000 --boottime=-1000
 	below=$worst below_status=$status
 	if [ "$inside_status$outside_status$below_status" != 000 ]; then
-		fail "$1" "statuses $inside_status, $outside_status, $below_status"; show
+		fail "$1" "statuses $inside_status, $outside_status, $below_status"; show_err
 	elif [ "$inside_started" -ne 0 ]; then
 		fail "$1" "a launch in a time namespace started a daemon"
 	elif [ "$inside" -gt 1000000 ] || [ "$outside" -gt 1000000 ] || [ "$below" -gt 1000000 ]; then
@@ -450,7 +441,7 @@ time.sleep(30)'
 	if [ "$(value status)" = 0 ] && has 'timekeeper started: daemon' err; then
 		pass "$1"
 	else
-		fail "$1" "status $(value status), or no daemon started beside the squatter"; show
+		fail "$1" "status $(value status), or no daemon started beside the squatter"; show_err
 	fi
 }
 
@@ -471,7 +462,7 @@ time.sleep(60)' "$d/spawn.lock" >"$work/held" &
 	kill $holder
 	if [ "$status" -eq 0 ] && has 'held by another launch' err && has 'private timekeeper' err
 	then pass "$1"
-	else fail "$1" "status $status (124: it waited for the lock)"; show; fi
+	else fail "$1" "status $status (124: it waited for the lock)"; show_err; fi
 }
 
 # The daemon a launch starts is a daemon: in /, none of the launch's files
@@ -490,7 +481,7 @@ check_daemonized() { # NAME PROBE
 	[ -n "$keeper" ] && echo " daemon $keeper at " >>"$d.pid"
 	cwd=$(readlink "/proc/$keeper/cwd") out=$(readlink "/proc/$keeper/fd/1")
 	if [ "$status" -ne 0 ] || [ -z "$keeper" ]; then
-		fail "$1" "status $status, or no daemon started"; show
+		fail "$1" "status $status, or no daemon started"; show_err
 	elif [ "$cwd" != / ] || [ "$out" != /dev/null ]; then
 		fail "$1" "the daemon runs in '$cwd' with stdout '$out'"
 	else
@@ -504,7 +495,7 @@ check_daemonized() { # NAME PROBE
 # not for as long as the daemon is stopped (2 s).
 check_daemon_frozen() { # NAME PROBE
 	d=$work/$1
-	launch "$d" "$2" vdso
+	launch_in "$d" "$2" vdso
 	keeper=$(keeper_in)
 	watchdog=$(ps -o ppid= -p "$keeper" 2>/dev/null | tr -d ' ')
 	PPCTIME_TIMEKEEPERD=$d "$run" --host-time-syscalls "$2" compare 3000 monotonic-coarse \
@@ -518,7 +509,7 @@ check_daemon_frozen() { # NAME PROBE
 	status=$?
 	coarse=$(value worst_monotonic-coarse)
 	if [ -z "$watchdog" ] || [ "$status" -ne 0 ] || [ -z "$coarse" ]; then
-		fail "$1" "daemon '$keeper', status $status"; show
+		fail "$1" "daemon '$keeper', status $status"; show_err
 	elif [ "$coarse" -gt 800000000 ]; then
 		fail "$1" "the coarse clock stood still for $coarse ns"
 	else
@@ -543,13 +534,31 @@ os.unlink(path)
 s.close()' "$d" >"$work/listening" &
 	fake=$!
 	for i in $(seq 100); do [ -s "$work/listening" ] && break; sleep 0.1; done
-	launch "$d" "$2" vdso
+	launch_in "$d" "$2" vdso
 	wait $fake
 	if [ "$status" -eq 0 ] && has 'timekeeper started: daemon' err
 	then pass "$1"
-	else fail "$1" "status $status, or the reset was not tried again"; show; fi
+	else fail "$1" "status $status, or the reset was not tried again"; show_err; fi
 }
 
+# The daemon's own defences, CHECK:NAME: the same for every target.
+defences="check_flood:flood-bounded check_unmapped_user:unmapped-user-refused
+	check_time_namespaces:time-namespaces check_squatted_name:squatted-name-started
+	check_spawn_lock_held:spawn-lock-bounded check_daemonized:daemonized
+	check_daemon_frozen:frozen-deadline check_reset_retried:reset-retried"
+# Per target 11 cases, or a SKIP without its probe or the daemon; the
+# daemon's defences once if a target ran.
+ready=0
+for t in $TARGETS; do
+	[ ! -x "$probes/launcher-probe-$t" ] ||
+		[ ! -x "$top_builddir/timekeeperd/ppctime-timekeeperd" ] ||
+		ready=$((ready + 1))
+done
+if [ "$ready" -eq 0 ]; then
+	plan "$(count $TARGETS)"
+else
+	plan $((11 * ready + $(count $TARGETS) - ready + $(count $defences)))
+fi
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
 	if [ ! -x "$dyn" ] || [ ! -x "$top_builddir/timekeeperd/ppctime-timekeeperd" ]; then
@@ -571,13 +580,8 @@ for t in $TARGETS; do
 done
 # The daemon's own defences, once: they are the same for every target.
 if [ -n "${checked-}" ]; then
-	check_flood daemon-flood-bounded "$checked"
-	check_unmapped_user daemon-unmapped-user-refused "$checked"
-	check_time_namespaces daemon-time-namespaces "$checked"
-	check_squatted_name daemon-squatted-name-started "$checked"
-	check_spawn_lock_held daemon-spawn-lock-bounded "$checked"
-	check_daemonized daemon-daemonized "$checked"
-	check_daemon_frozen daemon-frozen-deadline "$checked"
-	check_reset_retried daemon-reset-retried "$checked"
+	for defence in $defences; do
+		"${defence%%:*}" "daemon-${defence#*:}" "$checked"
+	done
 fi
 exit $failed

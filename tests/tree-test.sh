@@ -7,24 +7,24 @@
 # and 'make distclean' remove no source, and distclean leaves the tree as
 # it was; built again from clean in another directory, it installs the
 # same files.  Protocol: tests/README.md.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$srcdir/tests/test-lib.sh"
+. "${srcdir:=.}/tests/test-lib.sh"
 
 if ! command -v git >/dev/null || ! git -C "$srcdir" rev-parse --is-inside-work-tree \
 	>/dev/null 2>&1; then
+	plan 1
 	skip in-tree "$srcdir is not a git work tree (or no git: Debian package git)"
 	exit 0
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/tree-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# Outputs ignored, reproducible, clean, distclean, the tree as it was.
+plan 5
+make_work
 tree=$work/tree
 mkdir "$tree"
 # The work tree's tracked files as they are now, edits included.
 git -C "$srcdir" ls-files -z | (cd "$srcdir" && xargs -0 tar -cf -) | tar -C "$tree" -xf -
 (cd "$tree" && git init -q && git add -A && git -c user.name=t -c user.email=t@t \
 	commit -qm tree) || { fail in-tree "cannot make a git copy of the tree"; exit 1; }
-target=$(. "$top_builddir/tests/config.sh" && echo "${TARGETS%% *}")
+target=${TARGETS%% *}
 
 # git_status [--ignored]: what git sees beside the committed copy.
 git_status() { git -C "$tree" status --porcelain --untracked-files=all "$@"; }
@@ -46,7 +46,7 @@ fi
 # clean installs the same files byte for byte (a build-id covers the debug
 # information, which names directories), and the vDSO image's .dbg twin
 # is the same.
-image=vdso-kernel/$(. "$top_builddir/tests/config.sh" && eval "echo \$IMAGE_$target").so
+eval "image=vdso-kernel/\$IMAGE_$target.so"
 (cd "$tree" && make install DESTDIR="$work/first" && cp "$image.dbg" "$work/") \
 	>"$work/moved.log" 2>&1 && mv "$tree" "$work/moved" &&
 	(cd "$work/moved" && make clean && make all && make install DESTDIR="$work/again") \

@@ -38,6 +38,7 @@
 #include <unistd.h>
 
 #include "targets.h"
+#include "test_harness.h"
 
 #define EXIT_RULE_FAILED 1
 #define EXIT_CANNOT_CHECK 2
@@ -157,7 +158,7 @@ static void violation(struct verdict *v, const char *fmt, ...)
 	v->violations++;
 }
 
-static bool report(const struct verdict *v)
+static bool report_verdict(const struct verdict *v)
 {
 	if (!v->violations) {
 		printf("PASS: %s rule %d: %s\n", label, v->rule, v->title);
@@ -686,7 +687,7 @@ static bool rule_bcl_next(void)
 		    dest != insns[i].addr + 4)
 			violation(&v, "%s: targets .%+" PRId64 ", not .+4",
 				  where(&insns[i]), (int64_t)(dest - insns[i].addr));
-	return report(&v);
+	return report_verdict(&v);
 }
 
 static bool rule_inline_datapage(void)
@@ -724,7 +725,7 @@ static bool rule_inline_datapage(void)
 			violation(&v, "%s: calls %s, not a " C_PREFIX "* function",
 				  where(in), callee ? callee->name : "an unknown address");
 	}
-	return report(&v);
+	return report_verdict(&v);
 }
 
 /* libgcc's arithmetic helpers (__muldi3, __udivmoddi4, __lshrti3...) and
@@ -778,7 +779,7 @@ static bool rule_no_foreign_calls(void)
 			violation(&v, "%s: calls %#" PRIx64 ", which starts no function of the image",
 				  where(in), dest);
 	}
-	return report(&v);
+	return report_verdict(&v);
 }
 
 static bool rule_nothing_writable_or_relocated(void)
@@ -815,7 +816,7 @@ static bool rule_nothing_writable_or_relocated(void)
 		if ((sec.flags & (SHF_ALLOC | SHF_WRITE)) == (SHF_ALLOC | SHF_WRITE))
 			violation(&v, "section %s is writable (SHF_WRITE)", sec.name);
 	}
-	return report(&v);
+	return report_verdict(&v);
 }
 
 static bool rule_abi_exports(void)
@@ -874,7 +875,7 @@ static bool rule_abi_exports(void)
 			violation(&v, "%s is at %#" PRIx64 " by DT_GNU_HASH, %#" PRIx64
 				  " by DT_HASH", *e, gnu, sysv);
 	}
-	return report(&v);
+	return report_verdict(&v);
 }
 
 static size_t count_c_functions(void)
@@ -897,7 +898,7 @@ static bool rule_c_keeps_r30_r2(void)
 
 	if (target->elf_class == 32) {
 		v.title = "C code writes neither r30 nor r2 (a ppc64 rule: nothing to check on ppc32)";
-		return report(&v);
+		return report_verdict(&v);
 	}
 	if (!count_c_functions())
 		violation(&v, "no " C_PREFIX "* function in the .dbg symbol table");
@@ -911,7 +912,7 @@ static bool rule_c_keeps_r30_r2(void)
 		if (written & gpr_bit(2))
 			violation(&v, "%s: writes r2", where(&insns[i]));
 	}
-	return report(&v);
+	return report_verdict(&v);
 }
 
 /* Is the instruction at addr (in function fn) an sc / an r11 reload? */
@@ -1018,7 +1019,7 @@ static bool rule_c_leaf(void)
 				  where(in));
 	}
 	free(frame);
-	return report(&v);
+	return report_verdict(&v);
 }
 
 /* ---- Main. ---- */
@@ -1045,6 +1046,12 @@ static void load(struct vdso_image *img, const char *path)
 			     target->machine, err, sizeof(err)))
 		die("%s: %s, not a %s image", path, err, target->name);
 }
+
+static bool (*const rules[])(void) = {
+	rule_bcl_next, rule_inline_datapage, rule_no_foreign_calls,
+	rule_nothing_writable_or_relocated, rule_abi_exports, rule_c_keeps_r30_r2,
+	rule_c_leaf,
+};
 
 int main(int argc, char **argv)
 {
@@ -1106,6 +1113,7 @@ int main(int argc, char **argv)
 		label = default_label;
 	}
 
+	test_plan(TEST_ARRAY_SIZE(rules));
 	load(&image, image_path);
 	load(&dbg, dbg_path);
 	/* Stripping changes only the ELF header's section fields. */
@@ -1118,13 +1126,8 @@ int main(int argc, char **argv)
 	load_functions(dbg_path);
 	disassemble(objdump, dbg_path);
 
-	ok &= rule_bcl_next();
-	ok &= rule_inline_datapage();
-	ok &= rule_no_foreign_calls();
-	ok &= rule_nothing_writable_or_relocated();
-	ok &= rule_abi_exports();
-	ok &= rule_c_keeps_r30_r2();
-	ok &= rule_c_leaf();
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(rules); i++)
+		ok &= rules[i]();
 	vdso_image_free(&image);
 	vdso_image_free(&dbg);
 	return ok ? 0 : EXIT_RULE_FAILED;

@@ -9,16 +9,13 @@
 # version definitions are checked in linear time.
 # The corruptions are tests/vdso-image-patch.py's.  Protocol:
 # tests/README.md.
-set -eu
-: "${srcdir:=.}" "${top_builddir:=.}"
+. "${srcdir:=.}/tests/test-lib.sh"
+set -e
 
 patch_image() { "$PYTHON" "$srcdir/tests/vdso-image-patch.py" "$@"; }
 
-. "$top_builddir/tests/config.sh"
-. "$srcdir/tests/test-lib.sh"
 probe=$top_builddir/tests/vdso-image-probe
-work=$(mktemp -d "${TMPDIR:-/tmp}/vdso-image-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_work
 # A generous bound on checking an image in linear time: it takes
 # milliseconds; the quadratic walk took seconds for 8000 version
 # definitions, a minute for 30000.
@@ -73,6 +70,57 @@ patched() {
 	return 1
 }
 
+# The corruptions refused: OPERATION|STEP|MESSAGE-PART.
+refusals='dynamic-vaddr|check|PT_DYNAMIC p_vaddr
+tls-segment|check|PT_TLS
+phdrs-outside-load|check|program headers
+rela-without-relaent|check|DT_RELA without DT_RELAENT
+rela-wrong-relaent|check|DT_RELAENT is 16
+rel-without-relent|check|DT_REL without DT_RELENT
+relr-without-relrent|check|DT_RELR without DT_RELRENT
+pltrel-rel|check|DT_PLTREL is 17
+rela-entries|check|nothing relocates a vDSO
+textrel|check|DT_TEXTREL
+verneed|check|DT_VERNEED
+hash-counts-differ|check|DT_HASH covers
+verdef-index-twice|check|repeats index 2
+base-verdef-index|check|base version definition
+symbol-name|check|name is not in the string table
+symbol-value|check|outside the PT_LOAD segment
+function-inside-function|check|overlap
+function-alias|check|overlap
+function-misaligned|check|not aligned
+function-size-zero|check|is 0 bytes long
+function-size-partial|check|is 6 bytes long
+function-outside-code|check|outside the executable sections
+function-past-code|check|outside the executable sections
+export-object|check|not STT_FUNC
+export-hidden|check|hidden
+version-symbol-value|check|no version node
+one-data-page-lower|page-size|-byte pages), at
+no-data-page|page-size|no code finds a data page'
+# The version definitions of an image checked in linear time.
+verdef_counts="30000 262144"
+# seeds NAME: the benchmarks' variants of image NAME.so.
+seeds() { ls "$top_builddir"/benchtests/seeds/*/"$1.so" 2>/dev/null || :; }
+
+# Per target: each image built (three cases) or its SKIP, the seeds, the
+# data page moved, the refusals, dh_strip, the version definitions.
+results=0
+for t in $TARGETS; do
+	eval name=\$IMAGE_$t
+	for dir in vdso-kernel linux-vdso; do
+		if [ -f "$top_builddir/$dir/$name.so" ]; then
+			results=$((results + 3))
+		else
+			results=$((results + 1))
+		fi
+	done
+	results=$((results + $(seeds "$name" | wc -l) + 1 +
+		$(printf '%s\n' "$refusals" | wc -l) + 1 + $(count $verdef_counts)))
+done
+plan "$results"
+
 for t in $TARGETS; do
 	eval page=\$PAGE_SIZE_$t readelf=\${CROSS_$t}readelf name=\$IMAGE_$t
 	image=$top_builddir/vdso-kernel/$name.so
@@ -92,8 +140,7 @@ for t in $TARGETS; do
 			fail "$t $dir/$name.so.dbg" "_vdso_datapage says $sym_page, configure $page"
 		fi
 	done
-	for f in "$top_builddir"/benchtests/seeds/*/"$name.so"; do
-		[ -f "$f" ] || continue
+	for f in $(seeds "$name"); do
 		expect_accepted "$t ${f#"$top_builddir"/}" "$t" "$f" "$page"
 	done
 
@@ -103,39 +150,11 @@ for t in $TARGETS; do
 		expect_accepted "$t data-page-lower" "$t" "$bad" $((2 * page))
 
 	while IFS='|' read -r op step message; do
-		[ -n "$op" ] || continue
 		case $op in *-lower) op=$op=$((2 * page)) ;; esac
 		patched "$op" || continue
 		expect_refused "$t ${op%=*}" "$t" "$bad" "$step" "$message"
 	done <<-EOF
-	dynamic-vaddr|check|PT_DYNAMIC p_vaddr
-	tls-segment|check|PT_TLS
-	phdrs-outside-load|check|program headers
-	rela-without-relaent|check|DT_RELA without DT_RELAENT
-	rela-wrong-relaent|check|DT_RELAENT is 16
-	rel-without-relent|check|DT_REL without DT_RELENT
-	relr-without-relrent|check|DT_RELR without DT_RELRENT
-	pltrel-rel|check|DT_PLTREL is 17
-	rela-entries|check|nothing relocates a vDSO
-	textrel|check|DT_TEXTREL
-	verneed|check|DT_VERNEED
-	hash-counts-differ|check|DT_HASH covers
-	verdef-index-twice|check|repeats index 2
-	base-verdef-index|check|base version definition
-	symbol-name|check|name is not in the string table
-	symbol-value|check|outside the PT_LOAD segment
-	function-inside-function|check|overlap
-	function-alias|check|overlap
-	function-misaligned|check|not aligned
-	function-size-zero|check|is 0 bytes long
-	function-size-partial|check|is 6 bytes long
-	function-outside-code|check|outside the executable sections
-	function-past-code|check|outside the executable sections
-	export-object|check|not STT_FUNC
-	export-hidden|check|hidden
-	version-symbol-value|check|no version node
-	one-data-page-lower|page-size|-byte pages), at
-	no-data-page|page-size|no code finds a data page
+	$refusals
 	EOF
 
 	# As dh_strip strips a shared library, with the target's strip.
@@ -150,7 +169,7 @@ for t in $TARGETS; do
 	# Tens of thousands of version definitions, the symbols' own last:
 	# checked in linear time.  Past 0x7ffd their indexes repeat, which the
 	# check refuses, after the lookup ppctime-run does.
-	for n in 30000 262144; do
+	for n in $verdef_counts; do
 		patched many-verdefs=$n || continue
 		start=$(now_ms)
 		out=$(verdict "$t" "$bad")

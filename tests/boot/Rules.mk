@@ -52,13 +52,12 @@ define guest_rules
 boot/guest/init-$(1): $(guest_src)/init.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -Wall -Wextra -static -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -Wall -Wextra $(DEPFLAGS) -static -o $$@ $$<
 
-boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c $(srcdir)/tests/test_report.h \
-		sysroot/$(TRIPLET_$(1)).stamp
+boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c sysroot/$(TRIPLET_$(1)).stamp
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -Wall -Wextra $(TIME64_CFLAGS_$(1)) \
+	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -Wall -Wextra $(DEPFLAGS) $(TIME64_CFLAGS_$(1)) \
 		$$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
 
 # boot/initramfs-TARGET-KIND.cpio: /init
@@ -82,6 +81,7 @@ boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitra
 		/bin/vdsotest=benchtests/vdsotest-$(1)
 endef
 $(foreach t,$(TARGETS),$(eval $(call guest_rules,$(t))))
+DEPDIRS += boot/guest
 
 # The boot tests run for the targets whose qemu-system configure found.
 BOOT_TARGETS = $(if $(LINUX_SOURCE),$(foreach t,$(TARGETS),$(if $(QEMU_SYSTEM_$(t)),$(t))))

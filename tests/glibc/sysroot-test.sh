@@ -23,31 +23,14 @@
 #     static, reads std::chrono's clocks without a system call, throws and
 #     catches, and runs a thread.
 # Protocol: tests/README.md.
-set -u
-: "${top_builddir:=.}" "${srcdir:=.}"
-. "$top_builddir/tests/config.sh"
-top_builddir=$(cd "$top_builddir" && pwd -P)
-srcdir=$(cd "$srcdir" && pwd -P)
+. "${srcdir:=.}/tests/test-lib.sh"
 run=$top_builddir/run/ppctime-run
 probe_src=$srcdir/tests/glibc/sysroot-probe.c
-work=$(mktemp -d "${TMPDIR:-/tmp}/sysroot-test.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+make_work
 fast_calls=100
-
-. "$srcdir/tests/test-lib.sh"
-
-# Show what a case saw, for the log.
-show() {
-	sed 's/^/    out: /' "$work/out"
-	grep -v '^[0-9]* ' "$work/err" | sed 's/^/    err: /'
-}
-
-# launch ARGS...: ppctime-run ARGS with QEMU's -strace on; stdout in out,
-# stderr (the strace) in err; status in $status.
-launch() {
-	QEMU_STRACE=1 "$run" "$@" >"$work/out" 2>"$work/err"
-	status=$?
-}
+# Every launch with QEMU's -strace on: the err file has the system calls.
+QEMU_STRACE=1
+export QEMU_STRACE
 
 # The time system calls the last launch made.  QEMU 7.2 names no
 # clock_getres_time64 (ppc32's 406) and answers it ENOSYS.
@@ -69,17 +52,56 @@ check_linked() {
 	esac
 }
 
-# The vDSO image ppctime-run maps by default for a target.
-vdso_image() { eval echo "\$IMAGE_$1.so"; }
+# reported KEY: the value of "KEY: value" in the last launch's output.
+reported() { sed -n "s/^$1: //p" "$work/out"; }
 
-# value KEY: the value of "KEY: value" in the last launch's output.
-value() { sed -n "s/^$1: //p" "$work/out"; }
+# variants TARGET: the probe's builds for TARGET.
+variants() {
+	echo dynamic static
+	[ "$1" != ppc32 ] || echo dynamic-time64 static-time64
+}
+# time64_of TARGET VARIANT: yes if the variant's time_t is 64-bit.
+time64_of() {
+	case $1:$2 in
+	ppc32:*-time64) echo yes ;;
+	ppc32:*) echo no ;;
+	*) echo yes ;;
+	esac
+}
+# partial_entries TARGET VARIANT: ENTRY:CALLS, each vDSO entry glibc binds
+# taken out in turn and the time system calls its calls then make (empty:
+# some).  Where the missing entry has another vDSO entry behind it
+# (ppc32's 64-bit entries), still none.
+partial_entries() {
+	case $1:$2 in
+	ppc32:*-time64) echo "__kernel_clock_getres_time64:0 __kernel_clock_gettime64:0" ;;
+	ppc32:*) echo "__kernel_clock_gettime64:0" ;;
+	*) echo "__kernel_time:$fast_calls __kernel_gettimeofday:$fast_calls __kernel_clock_getres:" ;;
+	esac
+}
+# Per target with a sysroot and a launcher, per variant: built against the
+# sysroot, fast clocks, 2040, errno, tbfreq, and the sysroot's libc
+# (dynamic), EFAULT (64-bit time_t), each partial vDSO; C++ dynamic and
+# static: built against the sysroot, and run.  Without: a SKIP or a FAIL.
+results=0
+for target in $TARGETS; do
+	eval "triplet=\$TRIPLET_$target"
+	if [ ! -f "$top_builddir/sysroot/$triplet.stamp" ] || [ ! -x "$run" ]; then
+		results=$((results + 1))
+		continue
+	fi
+	for variant in $(variants "$target"); do
+		results=$((results + 5 + $(count $(partial_entries "$target" "$variant"))))
+		[ "$variant" != dynamic ] || results=$((results + 1))
+		[ "$(time64_of "$target" "$variant")" = no ] || results=$((results + 1))
+	done
+	results=$((results + 2 * 2))
+done
+plan "$results"
 
 for target in $TARGETS; do
 	eval "triplet=\$TRIPLET_$target"
 	sysroot=$top_builddir/sysroot/$triplet
-	variants="dynamic static"
-	[ "$target" != ppc32 ] || variants="$variants dynamic-time64 static-time64"
 	if [ ! -f "$sysroot.stamp" ]; then
 		skip "sysroot $target" "no sysroot built in $sysroot (make sysroot)"
 		continue
@@ -89,7 +111,7 @@ for target in $TARGETS; do
 		continue
 	fi
 
-	for variant in $variants; do
+	for variant in $(variants "$target"); do
 		name="sysroot $target $variant"
 		flags=
 		case $variant in static*) flags="$flags -static" ;; esac
@@ -103,13 +125,11 @@ for target in $TARGETS; do
 		fi
 		# shellcheck disable=SC2086
 		check_linked "$name" "$sysroot-gcc" "$probe_src" $flags
-		time64=no
-		case $variant in *-time64) time64=yes ;; esac
-		[ "$target" = ppc32 ] || time64=yes
+		time64=$(time64_of "$target" "$variant")
 
 		if [ "$variant" = dynamic ]; then
 			launch --sysroot="$sysroot" "$probe" libc
-			libc=$(value libc)
+			libc=$(reported libc)
 			case $libc in
 			"$sysroot"/*) pass "$name: runs on the sysroot's libc" ;;
 			*) fail "$name: runs on the sysroot's libc" "libc mapped from '$libc' (status $status)"; show ;;
@@ -119,10 +139,10 @@ for target in $TARGETS; do
 		# The vDSO is used: no time system call from the fast clocks.
 		launch --sysroot="$sysroot" "$probe" fast $fast_calls
 		with_vdso=$(time_syscalls)
-		fast_ok=$(value fast)
+		fast_ok=$(reported fast)
 		launch --no-vdso --sysroot="$sysroot" "$probe" fast $fast_calls
 		without_vdso=$(time_syscalls)
-		fast_ok="$fast_ok $(value fast)"
+		fast_ok="$fast_ok $(reported fast)"
 		echo "info: $name: $fast_calls rounds of every fast entry: $with_vdso time system calls with the vDSO, $without_vdso without"
 		if [ "$with_vdso" -eq 0 ] && [ "$without_vdso" -ge $fast_calls ] && [ "$fast_ok" = "ok ok" ]; then
 			pass "$name: fast clocks make no system call"
@@ -147,9 +167,9 @@ time: -1 EOVERFLOW
 timespec_get: 0 EOVERFLOW"
 		fi
 		if [ "$(grep -v '^time_t:' "$work/out")" = "$expected" ] && [ "$calls" -eq 0 ]; then
-			pass "$name: year 2040 ($(value time_t) time_t) without a system call"
+			pass "$name: year 2040 ($(reported time_t) time_t) without a system call"
 		else
-			fail "$name: year 2040 ($(value time_t) time_t) without a system call" \
+			fail "$name: year 2040 ($(reported time_t) time_t) without a system call" \
 				"$calls time system calls; saw: $(tr '\n' ';' <"$work/out")"
 			show
 		fi
@@ -186,8 +206,8 @@ timespec_get: 0 EOVERFLOW"
 		# The timebase frequency: the timekeeper's, and true.
 		launch --verbose --sysroot="$sysroot" "$probe" tbfreq
 		keeper=$(sed -n 's/.*timebase \([0-9]*\) Hz.*/\1/p' "$work/err" | head -n 1)
-		freq=$(value tbfreq)
-		low=$(value measured_low) high=$(value measured_high)
+		freq=$(reported tbfreq)
+		low=$(reported measured_low) high=$(reported measured_high)
 		# within what the brackets allow, and 1% for the host's own error
 		if [ -n "$keeper" ] && [ "$freq" = "$keeper" ] && [ "$(time_syscalls)" -eq 0 ] \
 			&& awk -v f="$freq" -v l="$low" -v h="$high" 'BEGIN { exit !(l != "" && f >= l * 0.99 && f <= h * 1.01) }'; then
@@ -201,14 +221,8 @@ timespec_get: 0 EOVERFLOW"
 		# A vDSO without one of the entries glibc binds: the rest still
 		# serve, and the missing one's calls go to the system call with
 		# the same results.  The image is ppctime's with the entry's name
-		# changed.  Where the missing entry has another vDSO entry behind
-		# it (ppc32's 64-bit entries), still no system call.
-		case $target:$variant in
-		ppc32:*-time64) partial="__kernel_clock_getres_time64:0 __kernel_clock_gettime64:0" ;;
-		ppc32:*) partial="__kernel_clock_gettime64:0" ;;
-		*) partial="__kernel_time:$fast_calls __kernel_gettimeofday:$fast_calls __kernel_clock_getres:" ;;
-		esac
-		for entry in $partial; do
+		# changed.
+		for entry in $(partial_entries "$target" "$variant"); do
 			symbol=${entry%%:*} expected_calls=${entry#*:}
 			image=$work/vdso-without$symbol.so
 			if ! perl -0777 -e '$_ = <STDIN>; $n = s/\Q$ARGV[0]\E\0/substr($ARGV[0], 0, -1) . "_\0"/ge; print; exit($n != 1)' \
@@ -218,7 +232,7 @@ timespec_get: 0 EOVERFLOW"
 			fi
 			launch --vdso="$image" --sysroot="$sysroot" "$probe" fast $fast_calls
 			calls=$(time_syscalls)
-			fast_ok=$(value fast)
+			fast_ok=$(reported fast)
 			launch --vdso="$image" --sysroot="$sysroot" "$probe" errno
 			echo "info: $name: $fast_calls rounds with a vDSO without $symbol: $calls time system calls"
 			if [ "$fast_ok" = ok ] && cmp -s "$work/errno-vdso" "$work/out" \

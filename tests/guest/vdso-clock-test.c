@@ -34,7 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../test_report.h"
+#include "../test_harness.h"
 #include "vdso_call.h"
 
 static void *vdso_gettime, *vdso_getres, *vdso_gettimeofday, *vdso_time,
@@ -140,19 +140,21 @@ static void gettime_bad_pointer(long entry)
 	_exit(r.so && r.r3 == EFAULT ? 0 : 1);
 }
 
+/* The last two are set when the test runs. */
+static const struct { const char *name; long id; } ids[] = {
+	{ "-1", -1 }, { "INT_MIN", INT_MIN }, { "INT_MAX", INT_MAX },
+	{ "12", 12 }, { "16", 16 },
+	{ "CLOCK_PROCESS_CPUTIME_ID", CLOCK_PROCESS_CPUTIME_ID },
+	{ "CLOCK_THREAD_CPUTIME_ID", CLOCK_THREAD_CPUTIME_ID },
+	{ "CLOCK_REALTIME_ALARM", CLOCK_REALTIME_ALARM },
+	{ "CLOCK_BOOTTIME_ALARM", CLOCK_BOOTTIME_ALARM },
+	{ "the process's CPU clock", 0 },
+	{ "the thread's CPU clock", 0 },
+};
+
 static void test_abi_ids(void)
 {
 	clockid_t process_clock, thread_clock;
-	const struct { const char *name; long id; } ids[] = {
-		{ "-1", -1 }, { "INT_MIN", INT_MIN }, { "INT_MAX", INT_MAX },
-		{ "12", 12 }, { "16", 16 },
-		{ "CLOCK_PROCESS_CPUTIME_ID", CLOCK_PROCESS_CPUTIME_ID },
-		{ "CLOCK_THREAD_CPUTIME_ID", CLOCK_THREAD_CPUTIME_ID },
-		{ "CLOCK_REALTIME_ALARM", CLOCK_REALTIME_ALARM },
-		{ "CLOCK_BOOTTIME_ALARM", CLOCK_BOOTTIME_ALARM },
-		{ "the process's CPU clock", 0 },
-		{ "the thread's CPU clock", 0 },
-	};
 	long idv[sizeof(ids) / sizeof(ids[0])];
 
 	clock_getcpuclockid(getpid(), &process_clock);
@@ -203,20 +205,25 @@ static void test_abi_served(void)
  * served clocks itself, so EFAULT or SIGSEGV.  (QEMU 7.2's clock_getres
  * does not check its copy-out and returns 0: not tested here.)
  */
+#define BAD_POINTERS	3
+static const int bad_pointer_clocks[] = {
+	CLOCK_MONOTONIC, CLOCK_REALTIME_COARSE, CLOCK_MONOTONIC_RAW,
+	CLOCK_PROCESS_CPUTIME_ID
+};
+
 static void test_abi_pointers(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *ro = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	char *gone = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	const struct { const char *name; void *p; } ptrs[] = {
+	const struct { const char *name; void *p; } ptrs[BAD_POINTERS] = {
 		{ "NULL", NULL }, { "unmapped", gone }, { "read-only", ro },
 	};
-	const int clocks[] = { CLOCK_MONOTONIC, CLOCK_REALTIME_COARSE,
-			       CLOCK_MONOTONIC_RAW, CLOCK_PROCESS_CPUTIME_ID };
+	const int *clocks = bad_pointer_clocks;
 
 	munmap(gone, page);
-	for (size_t p = 0; p < 3; p++) {
-		for (size_t c = 0; c < sizeof(clocks) / sizeof(clocks[0]); c++) {
+	for (size_t p = 0; p < BAD_POINTERS; p++) {
+		for (size_t c = 0; c < TEST_ARRAY_SIZE(bad_pointer_clocks); c++) {
 			int serr = sys_clock(SYS_gettime64, clocks[c], ptrs[p].p);
 			int status;
 
@@ -237,6 +244,9 @@ struct timeval_k {
 	long sec;
 	long usec;
 };
+
+/* gettimeofday with and without each pointer, and time(). */
+#define GETTIMEOFDAY_TIME_RESULTS	(4 + 1)
 
 static void test_abi_gettimeofday_time(void)
 {
@@ -511,7 +521,8 @@ static int64_t ticks_ns(int64_t ticks, uint64_t freq)
 	return (int64_t)((double)ticks * 1e9 / freq + 0.5);
 }
 
-static void run_steps(const char *mode, long reads)
+/* RESULTS_AFTER: how many results the caller reports after these. */
+static void run_steps(const char *mode, long reads, unsigned int results_after)
 {
 	struct step_reader r[2] = { { .reads = reads }, { .reads = reads } };
 	uint64_t freq = tbfreq_of(vdso_call(vdso_tbfreq, 0, 0));
@@ -541,6 +552,8 @@ static void run_steps(const char *mode, long reads)
 	all[NSERVED].cross_worst = ticks_ns(all[NSERVED].cross_worst, freq);
 
 	tb_tells = all[NSERVED].cross_worst <= STEP_TEAR_NS / 2;
+	/* The timebase, the SKIP if it cannot tell, each served clock. */
+	test_plan(1 + !tb_tells + NSERVED + results_after);
 	report(all[NSERVED].own == 0,
 	       "%s: bare timebase (mftb, %" PRIu64 " Hz): 2 threads x %ld "
 	       "readings in %d rounds: back in a thread %ld (worst %" PRId64
@@ -574,7 +587,7 @@ static void run_steps(const char *mode, long reads)
 
 static void test_monotonic(void)
 {
-	run_steps("monotonic", 1000000 / STEP_ROUNDS);
+	run_steps("monotonic", 1000000 / STEP_ROUNDS, 0);
 }
 
 /*
@@ -589,7 +602,7 @@ static void test_torture(void)
 	struct ts64 before = sys_now(CLOCK_MONOTONIC), after;
 	int64_t high;
 
-	run_steps("torture", per_phase);
+	run_steps("torture", per_phase, 1);
 	after = sys_now(CLOCK_MONOTONIC);
 	high = atomic_load(&source_high[1]);	/* CLOCK_MONOTONIC */
 	report(high >= ts_ns(before) && high <= ts_ns(after),
@@ -621,6 +634,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	find_vdso();
 	if (!strcmp(what, "abi")) {
+		/* getres and gettime per id, getres per served clock, a
+		 * bad pointer per clock, gettimeofday and time, tbfreq. */
+		test_plan(2 * TEST_ARRAY_SIZE(ids) + NSERVED +
+			  BAD_POINTERS * TEST_ARRAY_SIZE(bad_pointer_clocks) +
+			  GETTIMEOFDAY_TIME_RESULTS + 1);
 		test_abi_ids();
 		test_abi_served();
 		test_abi_pointers();
@@ -637,6 +655,7 @@ int main(int argc, char **argv)
 			perror("vdso-clock-test: sched_setaffinity");
 			return 2;
 		}
+		test_plan(NSERVED + 1);	/* each served clock, time() */
 		test_agree();
 	} else if ((!strcmp(what, "monotonic") || !strcmp(what, "torture")) &&
 		   (argc == 2 || (argc == 3 && !strcmp(argv[2], "one-cpu")))) {
@@ -654,5 +673,5 @@ int main(int argc, char **argv)
 			"|torture [one-cpu]|calls CLOCK N\n", argv[0]);
 		return 2;
 	}
-	return failures != 0;
+	return test_failures != 0;
 }

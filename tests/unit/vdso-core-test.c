@@ -17,8 +17,6 @@
 #include <inttypes.h>
 #include <limits.h>
 #include <pthread.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -29,81 +27,14 @@
 #else
 #define VARIANT	"delta64"
 #endif
+#define TEST_LABEL	VARIANT ": "
+#include "../test_harness.h"
 
 _Thread_local uint64_t test_counter;
 _Thread_local void (*test_counter_hook)(void);
 _Thread_local unsigned long test_rmb_count;
 _Thread_local unsigned long test_relax_count;
 struct test_fallback_log test_fallback;
-
-/* ---- Reporting: one PASS line per case, or its first few FAILs. ---- */
-
-#define FAILS_SHOWN	5
-
-static char case_name[160];
-static unsigned int case_failures, total_failures;
-
-static void __attribute__((format(printf, 1, 2))) case_begin(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(case_name, sizeof(case_name), fmt, ap);
-	va_end(ap);
-	case_failures = 0;
-}
-
-static void __attribute__((format(printf, 1, 2))) case_fail(const char *fmt, ...)
-{
-	va_list ap;
-
-	total_failures++;
-	if (case_failures++ >= FAILS_SHOWN)
-		return;
-	printf("FAIL: " VARIANT ": %s: ", case_name);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
-
-static void case_end(void)
-{
-	if (!case_failures)
-		printf("PASS: " VARIANT ": %s\n", case_name);
-	else if (case_failures > FAILS_SHOWN)
-		printf("FAIL: " VARIANT ": %s: %u failures in all\n", case_name,
-		       case_failures);
-	fflush(stdout);
-}
-
-/* A hang or crash in the core still names the case it happened in. */
-#define WATCHDOG_SECONDS	120
-#define STRINGIFY(x)	#x
-#define SECONDS_TEXT(x)	STRINGIFY(x)
-
-static void on_fatal_signal(int sig)
-{
-	static const char head[] = "FAIL: " VARIANT ": ";
-	const char *why = sig == SIGALRM ?
-		": still running after " SECONDS_TEXT(WATCHDOG_SECONDS) " s\n" :
-		": crashed\n";
-
-	if (write(STDOUT_FILENO, head, sizeof(head) - 1) < 0 ||
-	    write(STDOUT_FILENO, case_name, strlen(case_name)) < 0 ||
-	    write(STDOUT_FILENO, why, strlen(why)) < 0)
-		_exit(2);
-	_exit(1);
-}
-
-static void start_watchdog(void)
-{
-	static const int fatal[] = { SIGALRM, SIGSEGV, SIGBUS, SIGFPE, SIGILL };
-
-	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
-		signal(fatal[i], on_fatal_signal);
-	alarm(WATCHDOG_SECONDS);
-}
 
 /* splitmix64: small, fast, and any seed gives a full-period sequence. */
 static uint64_t random64(uint64_t *state)
@@ -981,7 +912,12 @@ static void test_seqcount_torture(void)
 int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	start_watchdog();
+	test_start_watchdog();
+	/* A case per test below, per delta edge, clock case and unserved
+	 * clock; two for clock_getres, the two seqs of clock_mode NONE and
+	 * the time namespace's two. */
+	test_plan(1 + TEST_ARRAY_SIZE(delta_edges) + 1 + NR_CLOCK_CASES +
+		  TEST_ARRAY_SIZE(unserved_clocks) + 2 + 2 + 2 + 1);
 	test_delta_random();
 	test_delta_edges();
 	/* Before any read: a wrong begin test would hang them. */
@@ -992,5 +928,5 @@ int main(void)
 	test_clock_mode_none();
 	test_timens();
 	test_seqcount_torture();
-	return total_failures ? 1 : 0;
+	return test_failures ? 1 : 0;
 }

@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../tests/test_report.h"
+#include "../../tests/test_harness.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME	0x00000080
@@ -441,6 +441,12 @@ static void check_trampoline(const char *what, bool info, long sigreturn_nr)
 	       li && sc ? "yes" : "no");
 }
 
+#ifdef __powerpc64__
+#define SIGNAL_FRAMES	1
+#else
+#define SIGNAL_FRAMES	2
+#endif
+
 static void test_signal(void)
 {
 	check_trampoline("SA_SIGINFO (rt frame)", true, SYS_rt_sigreturn);
@@ -454,17 +460,25 @@ int main(int argc, char **argv)
 	const char *what = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (!strcmp(what, "libc"))
+	/* libc: the calls of each served clock, four more, the bracket of
+	 * each; timens: the readings, four shifts, tbfreq; settime: the
+	 * step and its reading, the bracket, the TAI offset set and read,
+	 * the frequency set, two steady runs, MONOTONIC after the step back. */
+	if (!strcmp(what, "libc")) {
+		test_plan(NSERVED + 4 + NSERVED);
 		test_libc();
-	else if (!strcmp(what, "timens"))
+	} else if (!strcmp(what, "timens")) {
+		test_plan(1 + 4 + 1);
 		test_timens();
-	else if (!strcmp(what, "settime"))
+	} else if (!strcmp(what, "settime")) {
+		test_plan(2 + NSERVED + 2 + 1 + 2 + 1);
 		test_settime();
-	else if (!strcmp(what, "signal"))
+	} else if (!strcmp(what, "signal")) {
+		test_plan(SIGNAL_FRAMES);
 		test_signal();
-	else {
+	} else {
 		fprintf(stderr, "usage: %s libc|timens|settime|signal\n", argv[0]);
 		return 2;
 	}
-	return failures != 0;
+	return test_failures != 0;
 }
