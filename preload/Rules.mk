@@ -12,7 +12,7 @@ $(eval $(call host_objects,preload,$(PRELOAD_CPPFLAGS)))
 
 preload/ppctime-qemu-preload.so: $(PRELOAD_OBJS)
 	$(quiet) LD $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -shared -o $@ $^ -ldl
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -shared -o $@ $(filter %.o,$^) -ldl
 
 ALL += preload/ppctime-qemu-preload.so
 # Beside the loaders: ppctime-run finds it in PRELOAD_DIR.

@@ -44,13 +44,13 @@ RUN_OBJS = $(run_parts:%=run/%.o) $(TIMEKEEPERD_CLIENT_OBJS) $(TIMEKEEPER_OBJ) \
 	$(ELF_PROGRAM_OBJS) $(VDSO_IMAGE_OBJS)
 run/ppctime-run run/installable/ppctime-run: %/ppctime-run: %/run_support.o $(RUN_OBJS)
 	$(quiet) LD $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $^
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
 
 # The chroot handler (bundle.h): ppctime-run as a static PIE, which
 # --binfmt-register bundles with the static QEMU, loader and image.
 run/ppctime-binfmt-static: run/run_support.o $(RUN_OBJS)
 	$(quiet) LD $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -static-pie -o $@ $^
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -static-pie -o $@ $(filter %.o,$^)
 
 # binfmt_misc's handler: ppctime-run by another name (binfmt.h).
 run/ppctime-binfmt: run/ppctime-run

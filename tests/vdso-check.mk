@@ -5,11 +5,16 @@
 
 VDSO_CHECK = tests/vdso-check
 
-$(VDSO_CHECK): $(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS) Makefile
-	$(quiet) CC $@
+# The rules and main (vdso-check.c), the code they read (vdso-code.c).
+VDSO_CHECK_OBJS = tests/vdso-check.o tests/vdso-code.o
+$(VDSO_CHECK_OBJS): tests/%.o: $(srcdir)/tests/%.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) $(LDFLAGS) -o $@ \
-		$(srcdir)/tests/vdso-check.c $(VDSO_IMAGE_OBJS)
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) -c -o $@ $<
+
+$(VDSO_CHECK): $(VDSO_CHECK_OBJS) $(VDSO_IMAGE_OBJS)
+	$(quiet) LD $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
 
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso
 BAD_VDSO_SRCS = $(BAD_VDSO_DIR)/vdso.S $(BAD_VDSO_DIR)/vdso.lds.S \
@@ -54,4 +59,4 @@ CHECK_DEPS += $(VDSO_CHECK) $(BAD_VDSO_FILES)
 TESTS += $(srcdir)/tests/vdso-check.sh
 DISTCHECK_TESTS += $(srcdir)/tests/vdso-check.sh
 # Only what the build made: the fixtures' sources live beside it in tests/bad-vdso.
-CLEANFILES += $(VDSO_CHECK) $(foreach t,$(TARGETS),tests/bad-vdso/$(t))
+CLEANFILES += $(VDSO_CHECK) $(VDSO_CHECK_OBJS) $(foreach t,$(TARGETS),tests/bad-vdso/$(t))

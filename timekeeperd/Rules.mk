@@ -14,7 +14,7 @@ $(eval $(call host_objects,timekeeperd,$(TIMEKEEPERD_CPPFLAGS)))
 timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o $(TIMEKEEPERD_SOCKET_OBJS) \
 		$(TIMEKEEPER_OBJ)
 	$(quiet) LD $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $^
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
 
 timekeeperd_units = timekeeperd/ppctime-timekeeperd.service timekeeperd/ppctime-timekeeperd.socket
 $(timekeeperd_units): timekeeperd/%: $(srcdir)/timekeeperd/%.in Makefile
