@@ -2,7 +2,8 @@
 # Sourced first by every shell test, as
 #     . "${srcdir:=.}/tests/test-lib.sh"
 # The protocol of tests/README.md (plan, pass, fail, skip; "failed" set for
-# the script's exit status), what configure found (tests/config.sh),
+# the script's exit status), what configure found (tests/config.sh, in a
+# build tree; the installed tests, debian/tests, run from the sources),
 # srcdir and top_builddir made absolute (some cases run from another
 # directory), a temporary directory removed on exit, and the helpers that
 # run a program and look at what it printed.
@@ -10,7 +11,9 @@ set -u
 : "${top_builddir:=.}" "${srcdir:=.}"
 top_builddir=$(cd "$top_builddir" && pwd -P)
 srcdir=$(cd "$srcdir" && pwd -P)
-. "$top_builddir/tests/config.sh"
+if [ -f "$top_builddir/tests/config.sh" ]; then
+	. "$top_builddir/tests/config.sh"
+fi
 failed=0
 
 # plan N: N results follow (run-tests fails a script that reports more or

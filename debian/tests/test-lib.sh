@@ -7,6 +7,9 @@
 work=${AUTOPKGTEST_TMP:-$(mktemp -d)}
 probe_source=$PWD/tests/guest/launcher-probe.c
 
+# The targets, for the plans: nr_targets of them.
+nr_targets=$(sh build-aux/target-fields targets.txt name | wc -l)
+
 # for_targets FUNCTION: FUNCTION NAME TRIPLET QEMU for each target.
 for_targets() {
 	while read -r name triplet qemu; do
