@@ -36,7 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../tests/test_harness.h"
+#include "../../test_harness.h"
 
 #ifndef CLONE_NEWTIME
 #define CLONE_NEWTIME	0x00000080
