@@ -1,21 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0
 # Host unit tests of the generic vDSO core (tests/README.md):
-# tests/unit/vdso-core-test-delta64 runs the core with its own 64-bit delta
-# math, tests/unit/vdso-core-test-delta32 with the ppc32 32-bit pieces.
+# tests/unit/vdso-core-test checks every entry against a still page,
+# tests/unit/vdso-seqcount-test the seqcount against a writer thread; each
+# built as -delta64, the core with its own 64-bit delta math, and as
+# -delta32, with the ppc32 32-bit pieces.
 
 unit_src = $(srcdir)/tests/unit
-VDSO_CORE_TESTS = tests/unit/vdso-core-test-delta64 tests/unit/vdso-core-test-delta32
+VDSO_CORE_TESTS = $(foreach t,vdso-core-test vdso-seqcount-test,\
+	tests/unit/$(t)-delta64 tests/unit/$(t)-delta32)
 VDSO_CORE_TEST_FLAGS_delta64 =
 VDSO_CORE_TEST_FLAGS_delta32 = -DTEST_DELTA32_PIECES
 
 # tests/unit first: its asm/vdso/gettimeofday.h is the host "architecture";
-# delta32.h comes from the powerpc tree.
+# delta32.h comes from the powerpc tree.  Each program is one source, which
+# includes the core.
+define vdso_core_test_cc
+$(Q)$(MKDIR_P) $(@D)
+$(quiet) CC $@
+$(Q)$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
+	-I$(srcdir)/vdso-kernel/include -I$(srcdir)/vdso-kernel/arch/powerpc/include \
+	-DHZ=$(HZ) $(VDSO_CORE_TEST_FLAGS_$*) $(LDFLAGS) -o $@ $<
+endef
 tests/unit/vdso-core-test-%: $(unit_src)/vdso-core-test.c Makefile
-	$(Q)$(MKDIR_P) $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
-		-I$(srcdir)/vdso-kernel/include -I$(srcdir)/vdso-kernel/arch/powerpc/include \
-		-DHZ=$(HZ) $(VDSO_CORE_TEST_FLAGS_$*) $(LDFLAGS) -o $@ $<
+	$(vdso_core_test_cc)
+tests/unit/vdso-seqcount-test-%: $(unit_src)/vdso-seqcount-test.c Makefile
+	$(vdso_core_test_cc)
 
 TESTS += $(VDSO_CORE_TESTS)
 CHECK_DEPS += $(VDSO_CORE_TESTS)
