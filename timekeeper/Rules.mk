@@ -2,7 +2,7 @@
 # The timekeeper (timekeeper.h; its parts in timekeeper/README.md): the one
 # writer of the data pages, and the watchdog of a keeper (keeper_watch.h),
 # objects ppctime-run and ppctime-timekeeperd link as $(TIMEKEEPER_OBJ);
-# and its host test, tests/timekeeper-test.
+# and its host tests, tests/timekeeper-test and timekeeper-options-test.
 
 timekeeper_parts = timekeeper calibrate mirror host_vvar steer vclock datapage_writer \
 	keeper_watch
@@ -10,14 +10,20 @@ TIMEKEEPER_OBJ = $(timekeeper_parts:%=timekeeper/%.o)
 TIMEKEEPER_CPPFLAGS = -I$(srcdir)/timekeeper -I$(srcdir)/include -I$(srcdir)/vdso-kernel/include
 $(eval $(call host_objects,timekeeper,$(TIMEKEEPER_CPPFLAGS)))
 
-# The test runs the timekeeper in threads.
-tests/timekeeper-test: $(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ) Makefile
-	$(quiet) CCLD $@
+# Its tests, one of each layout and one of the options, read the page
+# through timekeeper-rig.o and run the timekeeper in threads.
+TIMEKEEPER_TESTS = tests/timekeeper-test tests/timekeeper-options-test
+TIMEKEEPER_TEST_OBJS = $(TIMEKEEPER_TESTS:%=%.o) tests/timekeeper-rig.o
+$(TIMEKEEPER_TEST_OBJS): tests/%.o: $(srcdir)/tests/%.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPER_CPPFLAGS) $(LDFLAGS) -pthread -o $@ \
-		$(srcdir)/tests/timekeeper-test.c $(TIMEKEEPER_OBJ)
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPER_CPPFLAGS) -pthread -c -o $@ $<
 
-TESTS += tests/timekeeper-test
-DISTCHECK_TESTS += tests/timekeeper-test
-CHECK_DEPS += tests/timekeeper-test
-CLEANFILES += $(TIMEKEEPER_OBJ) tests/timekeeper-test
+$(TIMEKEEPER_TESTS): %: %.o tests/timekeeper-rig.o $(TIMEKEEPER_OBJ)
+	$(quiet) CCLD $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
+
+TESTS += $(TIMEKEEPER_TESTS)
+DISTCHECK_TESTS += $(TIMEKEEPER_TESTS)
+CHECK_DEPS += $(TIMEKEEPER_TESTS)
+CLEANFILES += $(TIMEKEEPER_OBJ) $(TIMEKEEPER_TESTS) $(TIMEKEEPER_TEST_OBJS)
