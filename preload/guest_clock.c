@@ -2,7 +2,8 @@
 /*
  * The guest's clocks read on the host (guest_clock.h): a native copy of
  * the data page's two vdso_data, then the vDSO's core on the copy, built
- * for the host by host-arch/asm/vdso/gettimeofday.h.
+ * for the host by host-arch/asm/vdso/gettimeofday.h.  No C library and
+ * no thread-local state: the host vDSO (host-vdso.c) is built from it too.
  */
 #include "guest_clock.h"
 
@@ -13,8 +14,6 @@
 #include "../vdso-kernel/lib/gettimeofday.c"
 
 #include "tsc.h"
-
-_Thread_local uint64_t guest_clock_counter;
 
 static uint32_t load32(const struct guest_clock *g, const void *p)
 {
@@ -31,6 +30,9 @@ static uint64_t load64(const struct guest_clock *g, const void *p)
 	return g->target.big_endian ? __builtin_bswap64(v) : v;
 }
 
+/* The counter read with the copy travels in it: the core's delta,
+ * counter - cycle_last, is kept as 0 - (cycle_last - counter), the same
+ * modulo 2^64 and under any mask, with the host's counter hook 0. */
 static void copy_data(const struct guest_clock *g, struct vdso_data *to,
 		      const struct vdso_data *from)
 {
@@ -60,6 +62,7 @@ static void copy_page(const struct guest_clock *g, struct vdso_data copy[CS_BASE
 	const struct vdso_data *vd = (const void *)((const uint8_t *)g->page +
 		(g->target.is64 ? VDSO_DATA_OFFSET64 : VDSO_DATA_OFFSET32));
 	uint32_t seq[CS_BASES];
+	uint64_t counter;
 
 	for (;;) {
 		bool odd = false;
@@ -77,7 +80,7 @@ static void copy_page(const struct guest_clock *g, struct vdso_data copy[CS_BASE
 		smp_rmb();
 		for (int i = 0; i < CS_BASES; i++)
 			copy_data(g, &copy[i], &vd[i]);
-		guest_clock_counter = tsc_ordered();
+		counter = tsc_ordered();
 		smp_rmb();
 		for (int i = 0; i < CS_BASES; i++)
 			odd |= load32(g, &vd[i].seq) != seq[i];
@@ -85,6 +88,7 @@ static void copy_page(const struct guest_clock *g, struct vdso_data copy[CS_BASE
 			continue;
 		for (int i = 0; i < CS_BASES; i++) {
 			copy[i].seq = 0;
+			copy[i].cycle_last -= counter;
 			if (copy[i].clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
 				copy[i].clock_mode = VDSO_CLOCKMODE_NONE;
 		}

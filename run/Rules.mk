@@ -8,6 +8,7 @@
 
 RUN_CPPFLAGS = -I$(srcdir)/run -I$(srcdir)/elf -I$(srcdir)/loader -I$(srcdir)/timekeeper \
 	-I$(srcdir)/timekeeperd -I$(srcdir)/include -I$(srcdir)/vdso-kernel/include \
+	-I$(srcdir)/preload \
 	-DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
 $(eval $(call host_objects,run,$(RUN_CPPFLAGS)))
 DEPDIRS += run/installable

@@ -6,7 +6,6 @@
 #include <elf.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +15,8 @@
 #include <unistd.h>
 
 #include "elf_file.h"
+#include "fail.h"
+#include "userland_exec.h"
 
 #ifndef MFD_EXEC
 #define MFD_EXEC	0x0010U
@@ -79,17 +80,6 @@ struct part {
 	struct elf_file elf;
 };
 
-static int __attribute__((format(printf, 3, 4)))
-say(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, errlen, fmt, ap);
-	va_end(ap);
-	return -1;
-}
-
 static int read_part(struct part *p, const char *path, char *err, size_t errlen)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -102,7 +92,7 @@ static int read_part(struct part *p, const char *path, char *err, size_t errlen)
 	    (p->buf = malloc(st.st_size ? st.st_size : 1)))
 		got = read(fd, p->buf, st.st_size);
 	if (got < 0 || (fd >= 0 && got != st.st_size)) {
-		say(err, errlen, "cannot read %s: %s", path,
+		fail(err, errlen, "cannot read %s: %s", path,
 		    got < 0 && errno ? strerror(errno) : "not a regular file, or short");
 		if (fd >= 0)
 			close(fd);
@@ -121,26 +111,15 @@ static Elf64_Phdr phdr_of(const struct part *p, size_t i)
 	return ph;
 }
 
-/* A host program to load: a static PIE of this machine, its program
- * headers and PT_LOADs inside the file (phdr_of() may read them). */
+/* A host program to load: one userland_exec() can enter, as QEMU is
+ * (phdr_of() may then read its program headers). */
 static int check_static_pie(struct part *p, char *err, size_t errlen)
 {
-	struct elf_segment seg;
 	char why[128];
 
 	if (elf_file_parse_header(&p->elf, p->buf, p->len, why, sizeof(why)) < 0)
-		return say(err, errlen, "%s: %s", p->path, why);
-	if (p->elf.elf_class != 64 || p->elf.swap || p->elf.machine != EM_X86_64 ||
-	    p->elf.type != ET_DYN || p->elf.phentsize != sizeof(Elf64_Phdr))
-		return say(err, errlen, "%s: not an x86-64 static PIE", p->path);
-	for (size_t i = 0; i < p->elf.phnum; i++) {
-		if (elf_file_program_header(&p->elf, i, &seg) < 0 ||
-		    (seg.type == PT_LOAD && !elf_fits(seg.offset, seg.filesz, p->len)))
-			return say(err, errlen, "%s: program header %zu out of the file", p->path, i);
-		if (seg.type == PT_INTERP)
-			return say(err, errlen, "%s: dynamically linked, not a static PIE", p->path);
-	}
-	return 0;
+		return fail(err, errlen, "%s: %s", p->path, why);
+	return userland_check(&p->elf, p->buf, p->len, p->path, err, errlen);
 }
 
 /* The file offset of the handler's bundle header, in its first segment. */
@@ -172,14 +151,14 @@ static int find_header(const struct part *h, uint64_t *offset, char *err, size_t
 				if (first.p_type != PT_LOAD || first.p_offset != first.p_vaddr ||
 				    *offset + sizeof(struct bundle_header) >
 				    first.p_offset + first.p_filesz)
-					return say(err, errlen, "%s: its bundle note is not in its "
+					return fail(err, errlen, "%s: its bundle note is not in its "
 						   "first segment", h->path);
 				return 0;
 			}
 			at = desc + ALIGN_UP(nh.n_descsz, align);
 		}
 	}
-	return say(err, errlen, "%s: no " BUNDLE_NOTE_NAME " bundle note: not %s", h->path,
+	return fail(err, errlen, "%s: no " BUNDLE_NOTE_NAME " bundle note: not %s", h->path,
 		   BUNDLE_HANDLER);
 }
 
@@ -218,7 +197,6 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	uint64_t page = sysconf(_SC_PAGESIZE), hdr_off = 0, h_end, q_end, q_align = 1;
 	uint64_t q_off, q_vaddr, p_off, p_vaddr, img_at, total, last_load = 0;
 	struct bundle_header hdr = { .version = BUNDLE_VERSION, .page_size = page_size };
-	Elf64_Phdr first;
 	Elf64_Ehdr eh;
 	size_t n = 0, q_loads = 0;
 	int fd;
@@ -226,17 +204,12 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	if (check_static_pie(h, err, errlen) < 0 || check_static_pie(q, err, errlen) < 0 ||
 	    find_header(h, &hdr_off, err, errlen) < 0)
 		return -1;
-	/* QEMU's headers are read where its first segment maps them. */
-	if (!q->elf.phnum || (first = phdr_of(q, 0)).p_type != PT_LOAD || first.p_offset ||
-	    first.p_vaddr || q->elf.phoff + q->elf.phnum * sizeof(Elf64_Phdr) > first.p_filesz)
-		return say(err, errlen, "%s: its program headers are not in its first segment",
-			   q->path);
 	for (size_t k = 0; k < q->elf.phnum; k++)
 		q_loads += phdr_of(q, k).p_type == PT_LOAD;
 	if (h->elf.phnum + q_loads + 1 > BUNDLE_MAX_PHDRS)
-		return say(err, errlen, "%s and %s: too many program headers", h->path, q->path);
+		return fail(err, errlen, "%s and %s: too many program headers", h->path, q->path);
 	if (strlen(target) >= sizeof(hdr.target))
-		return say(err, errlen, "%s: target name too long", target);
+		return fail(err, errlen, "%s: target name too long", target);
 	strcpy(hdr.target, target);
 
 	/* Handler, then QEMU, then the loader and image, each from a page
@@ -303,7 +276,7 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	    pwrite(fd, ld->buf, ld->len, p_off) != (ssize_t)ld->len ||
 	    pwrite(fd, img->buf, img->len, p_off + img_at) != (ssize_t)img->len ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
-		say(err, errlen, "cannot write the bundle: %s", strerror(errno));
+		fail(err, errlen, "cannot write the bundle: %s", strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return -1;

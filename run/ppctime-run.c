@@ -78,9 +78,12 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (req->bundle)
 		prepare_bundled(&q, req, qemu_argv, n);
 	else
-		prepare_preload(&q, program, req, qemu_argv, n);
+		prepare_files(&q, program, req, qemu_argv, n);
 	data_fd = take_data_pages(&w, t, req, &q);
-	if (req->verbose && !q.bundled)
+	if (req->verbose && q.mapped && !req->bundle)
+		fprintf(stderr, "ppctime-run: loader %s, %s static: mapped and entered here\n",
+			q.loader_name, qemu_argv[0]);
+	else if (req->verbose && !q.mapped)
 		fprintf(stderr, "ppctime-run: loader %s, preload %s (%s --preload)\n",
 			q.loader_name, q.argv[2], q.argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
@@ -90,8 +93,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	if (asprintf(&q.launch, "%d,%lu,%d,%d", data_fd, q.page_size, q.image_fd,
 		     program_fd) < 0)
 		refuse("out of memory");
-	if (!q.bundled)
-		launch_memfd(q.loader_fd, t->name, req->host_time_syscalls, q.launch);
+	qemu_clock(&q, t, req->host_time_syscalls, data_fd);
 	if (w.tk || w.daemon_fd >= 0)
 		detach_watchdog(&w);
 	/* The keeper's alone: the chroot handler's QEMU runs in this mapping. */
@@ -141,7 +143,7 @@ int main(int argc, char **argv)
 	/* The bundle's QEMU by the name Debian gives it. */
 	if (req.bundle)
 		static_qemu(program.target, NULL, qemu, sizeof(qemu));
-	qemu_argv[n++] = req.bundle ? qemu : (char *)find_qemu(program.target);
+	qemu_argv[n++] = req.bundle ? qemu : (char *)find_qemu(program.target, req.qemu);
 	/* Only dynamic programs: -L also redirects the paths a program opens.
 	 * Run by the kernel, as QEMU's handlers are: QEMU's own default. */
 	if (program.dynamic && !req.binfmt && (req.sysroot || !getenv("QEMU_LD_PREFIX"))) {

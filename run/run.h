@@ -21,6 +21,9 @@
 struct bundle;
 struct vdso_image;
 
+/* --qemu's default, for launches that take no options (binfmt_misc's). */
+#define QEMU_ENV	"PPCTIME_QEMU"
+
 struct target {
 	const char *name;
 	int elf_class;
@@ -43,6 +46,7 @@ struct program_info {
 /* What the command line asks for. */
 struct request {
 	const char *sysroot, *image_path, *argv0;
+	const char *qemu;		/* --qemu's or PPCTIME_QEMU's, or NULL */
 	bool use_vdso, verbose;
 	bool private_keeper;		/* asked for, or implied by a clock option */
 	bool host_time_syscalls;	/* the preload leaves QEMU's time calls alone */
@@ -61,12 +65,14 @@ struct request {
 
 /*
  * How QEMU is started on the loader: through the host's dynamic linker
- * with the preload (launch_protocol.h), or, in the chroot handler, where
- * the kernel mapped it with the bundle (bundle.h, userland_exec.h).
+ * with the preload (launch_protocol.h), or mapped in this process and
+ * entered there (userland_exec.h): a static QEMU, or, in the chroot
+ * handler, the one the kernel mapped with the bundle (bundle.h).
  */
 struct qemu_launch {
 	char **argv;			/* ld.so --preload PRELOAD QEMU ..., or QEMU ... */
-	const unsigned char *bundled;	/* the bundle's QEMU, or NULL: execv() */
+	const unsigned char *mapped;	/* the static QEMU's address 0, or NULL: execv() */
+	const unsigned char *host_vdso;	/* its AT_SYSINFO_EHDR, or NULL: the kernel's */
 	const char *program;		/* PROGRAM's path (AT_EXECFN) */
 	const char *image_name, *loader_name;	/* for -v (binfmt_misc's launches: none) */
 	int loader_fd, image_fd;
@@ -113,9 +119,9 @@ const struct target *target_named(const char *name);
 char *support_daemon(void);
 char *support_image(const struct target *t);
 char *support_loader(const struct target *t, bool required);
-char *support_preload(void);
+char *support_preload(const char *name);
 char *support_handler(const char *name);
-const char *find_qemu(const struct target *t);
+const char *find_qemu(const struct target *t, const char *choice);
 void static_qemu(const struct target *t, const char *dir, char *path, size_t len);
 
 /* run_image.c */
@@ -130,11 +136,11 @@ pid_t start_timekeeper(struct timekeeper *tk);
 /* run_exec.c */
 void keep_qemu_nofile(void);
 int for_qemu(int fd, const char *what);
-void launch_memfd(int loader_fd, const char *target, bool host_time, const char *launch);
-void prepare_preload(struct qemu_launch *q, const struct program_info *program,
-		     const struct request *req, char **qemu_argv, int n);
+void prepare_files(struct qemu_launch *q, const struct program_info *program,
+		   const struct request *req, char **qemu_argv, int n);
 void prepare_bundled(struct qemu_launch *q, const struct request *req,
 		     char **qemu_argv, int n);
+void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, int data_fd);
 void enter_qemu(const struct qemu_launch *q);
 void exec_plain_qemu(char **qemu_argv);
 

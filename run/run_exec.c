@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Becoming QEMU on the loader (run.h): through the host's dynamic linker
- * with the preload, the loader and image from files, or, in the chroot
- * handler, the bundle's QEMU, loader and image; and what QEMU inherits:
- * its descriptors, the launch memfd and the caller's RLIMIT_NOFILE.
+ * Becoming QEMU on the loader (run.h), the loader and image from files: a
+ * dynamic QEMU through the host's dynamic linker with the preload, a
+ * static one mapped and entered here; or, in the chroot handler, the
+ * bundle's QEMU, loader and image; and what QEMU inherits: its
+ * descriptors, the launch memfd and the caller's RLIMIT_NOFILE.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -19,7 +20,9 @@
 
 #include "bundle.h"
 #include "elf_program.h"
+#include "host_vdso.h"
 #include "run.h"
+#include "vdso/datapage.h"
 #include "vdso_image.h"
 #include "userland_exec.h"
 
@@ -35,45 +38,42 @@ void keep_qemu_nofile(void)
 	setrlimit(RLIMIT_NOFILE, &(struct rlimit){ qemu_nofile.rlim_max, qemu_nofile.rlim_max });
 }
 
-/* The ELF interpreter of the host program at PATH (malloc'd), or NULL. */
-static char *host_interpreter(const char *path)
+/* The ELF interpreter of the host program open on fd (malloc'd), or NULL:
+ * none, or the file is no ELF program (QEMU refuses it then). */
+static char *host_interpreter(int fd)
 {
 	unsigned char eh[ELF_HEADER_MAX];
 	struct elf_file elf;
 	char *interp = NULL;
-	int fd = open_regular(path, LAUNCH_EXIT_ERROR);
 
-	/* Not the file's fault: QEMU would be refused as static. */
-	if (fd < 0 && (errno == EMFILE || errno == ENFILE))
-		refuse("cannot read %s: %s", path, fd_error());
-	if (fd < 0)
-		return NULL;
 	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) == 0)
 		elf_program_interpreter(&elf, elf_read_fd, &fd, &interp, NULL, 0);
-	close(fd);
 	return interp;
 }
 
 /*
- * The dynamic linker that runs QEMU with the preload (launch_protocol.h):
- * the preload is built for this program's C library, so QEMU must be
- * linked with this program's dynamic linker, as Debian's qemu-user is.
+ * The dynamic linker that runs a dynamic QEMU with the preload
+ * (launch_protocol.h), its interpreter interp: the preload is built for
+ * this program's C library, so QEMU must be linked with this program's
+ * dynamic linker, as Debian 12's qemu-user is.
  */
-static char *qemu_dynamic_linker(const char *qemu)
+static char *qemu_dynamic_linker(const char *qemu, char *interp)
 {
-	char *ours = host_interpreter("/proc/self/exe"), *its = host_interpreter(qemu);
+	char *ours = NULL;
+	int fd = open_regular("/proc/self/exe", LAUNCH_EXIT_ERROR);
 	struct stat a, b;
 
-	if (!its)
-		refuse("%s is statically linked (or unreadable): ppctime-run needs a "
-		       "dynamically linked QEMU (the Debian package qemu-user) to preload "
-		       "into it; --no-vdso runs this one", qemu);
-	if (!ours || stat(ours, &a) < 0 || stat(its, &b) < 0 || a.st_dev != b.st_dev ||
+	if (fd >= 0) {
+		ours = host_interpreter(fd);
+		close(fd);
+	}
+	if (!ours || stat(ours, &a) < 0 || stat(interp, &b) < 0 || a.st_dev != b.st_dev ||
 	    a.st_ino != b.st_ino)
 		refuse("%s uses the dynamic linker %s, not ppctime-run's %s: it cannot load "
-		       "ppctime's preload (the Debian package qemu-user does); --no-vdso runs "
-		       "this one", qemu, its, ours ? ours : "(none)");
-	free(its);
+		       "ppctime's preload (a QEMU built with the host's C library can, as "
+		       "Debian's qemu-user, or a static one); --no-vdso runs this one",
+		       qemu, interp, ours ? ours : "(none)");
+	free(interp);
 	return ours;
 }
 
@@ -98,7 +98,7 @@ int for_qemu(int fd, const char *what)
 
 /* The memfd, found by its name, the preload takes LOADER_FD and the loader's
  * arguments from (launch_protocol.h): none of them is in QEMU's environment. */
-void launch_memfd(int loader_fd, const char *target, bool host_time,
+static void launch_memfd(int loader_fd, const char *target, bool host_time,
 		  const char *launch)
 {
 	int fd = memfd_create(LAUNCH_MEMFD, 0);
@@ -121,14 +121,50 @@ static int sealed_memfd(const char *name, const void *bytes, size_t len)
 	return for_qemu(fd, name);
 }
 
-/* QEMU behind the host's dynamic linker, loader and image from files. */
-void prepare_preload(struct qemu_launch *q, const struct program_info *program,
-		     const struct request *req, char **qemu_argv, int n)
+/* q->argv: qemu_argv[0..n) and PROGRAM ARGS after extra words. */
+static void qemu_arguments(struct qemu_launch *q, const struct request *req,
+			   size_t extra, char **qemu_argv, int n)
+{
+	q->argv = calloc(extra + n + req->program_argc + 1, sizeof(char *));
+	if (!q->argv)
+		refuse("out of memory");
+	memcpy(q->argv + extra, qemu_argv, n * sizeof(char *));
+	memcpy(q->argv + extra + n, req->program_argv, req->program_argc * sizeof(char *));
+}
+
+/* A host program of ours, mapped (userland_exec.h) with below bytes below. */
+static const unsigned char *map_host_program(const char *path, size_t below)
+{
+	int fd = open_regular(path, LAUNCH_EXIT_ERROR);
+	const unsigned char *at;
+	char err[512];
+
+	if (fd < 0)
+		refuse("cannot read %s: %s", path, fd_error());
+	at = userland_map(fd, path, below, err, sizeof(err));
+	if (!at)
+		refuse("%s", err);
+	close(fd);
+	return at;
+}
+
+/*
+ * QEMU qemu_argv[0], loader and image from files.  A static QEMU (QEMU
+ * 10's qemu-user) is mapped here and entered as exec would enter it,
+ * given the loader as binfmt_misc's O flag would, and the host vDSO
+ * (host_vdso.h) for its time calls; a dynamic one (Debian 12's) is
+ * exec'd behind the host's dynamic linker with the preload, which gives
+ * it the loader the same way and answers its time calls: an exec can
+ * give it neither AT_EXECFD nor a vDSO of ours.
+ */
+void prepare_files(struct qemu_launch *q, const struct program_info *program,
+		   const struct request *req, char **qemu_argv, int n)
 {
 	const struct target *t = program->target;
 	const char *image_path = req->image_path;
 	struct vdso_image image;
-	char *loader, *preload;
+	char *loader, *preload, *interp, err[512];
+	int fd;
 
 	if (!image_path)
 		image_path = support_image(t);
@@ -136,23 +172,40 @@ void prepare_preload(struct qemu_launch *q, const struct program_info *program,
 	q->image_fd = sealed_memfd("ppctime-vdso-image", image.elf.buf, image.elf.len);
 	vdso_image_free(&image);
 	loader = support_loader(t, true);
-	preload = support_preload();
-	if (strpbrk(preload, ": \t\n"))
-		refuse("%s: ld.so --preload takes no file name with a colon or a blank", preload);
-	/* ld.so --preload, not LD_PRELOAD: the user's LD_PRELOAD and QEMU's
-	 * environment stay as they are; the rest is plain QEMU's argv. */
-	q->argv = calloc(3 + n + req->program_argc + 1, sizeof(char *));
-	if (!q->argv)
-		refuse("out of memory");
-	q->argv[0] = qemu_dynamic_linker(qemu_argv[0]);
-	q->argv[1] = "--preload";
-	q->argv[2] = preload;
-	memcpy(q->argv + 3, qemu_argv, n * sizeof(char *));
-	memcpy(q->argv + 3 + n, req->program_argv, req->program_argc * sizeof(char *));
-	/* QEMU loads the loader from this descriptor (AT_EXECFD), not PROGRAM. */
-	q->loader_fd = for_qemu(open(loader, O_RDONLY | O_CLOEXEC), loader);
 	q->image_name = image_path;
 	q->loader_name = loader;
+
+	fd = open_regular(qemu_argv[0], LAUNCH_EXIT_ERROR);
+	if (fd < 0)
+		refuse("cannot read %s: %s", qemu_argv[0], fd_error());
+	interp = host_interpreter(fd);
+	if (!interp) {
+		q->mapped = userland_map(fd, qemu_argv[0], 0, err, sizeof(err));
+		if (!q->mapped)
+			refuse("%s (ppctime-run runs a static QEMU, or a dynamic one linked "
+			       "with its own C library); --no-vdso runs this one", err);
+		qemu_arguments(q, req, 0, qemu_argv, n);
+		if (!req->host_time_syscalls) {
+			char *vdso = support_preload(HOST_VDSO_NAME);
+
+			q->host_vdso = map_host_program(vdso, HOST_VDSO_PARAMS_SIZE);
+			free(vdso);
+		}
+	} else {
+		preload = support_preload("ppctime-qemu-preload.so");
+		if (strpbrk(preload, ": \t\n"))
+			refuse("%s: ld.so --preload takes no file name with a colon or a blank",
+			       preload);
+		/* ld.so --preload, not LD_PRELOAD: the user's LD_PRELOAD and QEMU's
+		 * environment stay as they are; the rest is plain QEMU's argv. */
+		qemu_arguments(q, req, 3, qemu_argv, n);
+		q->argv[0] = qemu_dynamic_linker(qemu_argv[0], interp);
+		q->argv[1] = "--preload";
+		q->argv[2] = preload;
+	}
+	close(fd);
+	/* QEMU loads the loader from this descriptor (AT_EXECFD), not PROGRAM. */
+	q->loader_fd = for_qemu(open(loader, O_RDONLY | O_CLOEXEC), loader);
 }
 
 /* The chroot handler: QEMU, loader and image from the bundle, checked
@@ -162,28 +215,49 @@ void prepare_bundled(struct qemu_launch *q, const struct request *req,
 {
 	const struct bundle *b = req->bundle;
 
-	q->argv = calloc(n + req->program_argc + 1, sizeof(char *));
-	if (!q->argv)
-		refuse("out of memory");
-	memcpy(q->argv, qemu_argv, n * sizeof(char *));
-	memcpy(q->argv + n, req->program_argv, req->program_argc * sizeof(char *));
-	q->bundled = b->qemu;
+	qemu_arguments(q, req, 0, qemu_argv, n);
+	q->mapped = b->qemu;
 	q->page_size = b->page_size;
 	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
 	q->loader_fd = sealed_memfd("ppctime-loader", b->loader, b->loader_size);
+}
+
+/* QEMU's own time calls read the guest's data pages, data_fd, as the
+ * guest's vDSO does: through the preload, or the host vDSO. */
+void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, int data_fd)
+{
+	struct host_vdso_params *p;
+	void *page;
+
+	if (!q->mapped) {
+		launch_memfd(q->loader_fd, t->name, host_time, q->launch);
+		return;
+	}
+	if (!q->host_vdso)
+		return;
+	page = mmap(NULL, sizeof(struct vdso_arch_data64), PROT_READ, MAP_SHARED, data_fd, 0);
+	if (page == MAP_FAILED)
+		refuse("cannot map the vDSO data pages: %s", strerror(errno));
+	p = (void *)(q->host_vdso - HOST_VDSO_PARAMS_SIZE);
+	*p = (struct host_vdso_params){
+		.magic = HOST_VDSO_MAGIC, .guest = { .page = page, .target = t->tk_target },
+	};
+	if (mprotect(p, HOST_VDSO_PARAMS_SIZE, PROT_READ) < 0)
+		refuse("cannot seal the host vDSO's parameters: %s", strerror(errno));
 }
 
 /* Start QEMU as q says, in this process; returns only if that failed. */
 void enter_qemu(const struct qemu_launch *q)
 {
 	setrlimit(RLIMIT_NOFILE, &qemu_nofile);
-	if (!q->bundled) {
+	if (!q->mapped) {
 		execv(q->argv[0], q->argv);
 		return;
 	}
 	/* What the preload does for a dynamic QEMU. */
 	if (setenv(LAUNCH_ENV, q->launch, 1) == 0)
-		userland_exec(q->bundled, q->argv, environ, q->loader_fd, q->program);
+		userland_exec(q->mapped, q->argv, environ, q->loader_fd, q->program,
+			      q->host_vdso);
 }
 
 /* Start plain QEMU on qemu_argv in this process; returns only if that failed. */

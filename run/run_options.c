@@ -36,6 +36,11 @@ static const char usage_text[] =
 	"                     data page is 2 pages below it), a power of two from 4096\n"
 	"                     to 1048576 in decimal; the image is refused if its code\n"
 	"                     says otherwise (default: what it says)\n"
+	"  --qemu=QEMU        run QEMU, a QEMU user-mode program (static, as QEMU\n"
+	"                     10's qemu-user, or dynamic, as QEMU 7.2's), or a\n"
+	"                     directory holding the target's (qemu-ppc64le or\n"
+	"                     qemu-ppc64le-static...); default: $" QEMU_ENV ", else\n"
+	"                     configure's, else qemu-ppc* on the PATH\n"
 	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
 	"  -0, --argv0=NAME   PROGRAM's argv[0] is NAME (QEMU's -0; QEMU_ARGV0 works too)\n"
 	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
@@ -222,7 +227,7 @@ static unsigned long parse_page_size(const char *arg)
 void parse_arguments(int argc, char **argv, struct request *req)
 {
 	enum {
-		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_PAGE_SIZE, OPT_REALTIME,
+		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_QEMU, OPT_PAGE_SIZE, OPT_REALTIME,
 		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_HOST_TIME, OPT_VERSION,
 		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT, OPT_STATIC_QEMU,
 	};
@@ -230,6 +235,7 @@ void parse_arguments(int argc, char **argv, struct request *req)
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "vdso", required_argument, NULL, OPT_VDSO },
 		{ "no-vdso", no_argument, NULL, OPT_NO_VDSO },
+		{ "qemu", required_argument, NULL, OPT_QEMU },
 		{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
 		{ "realtime", required_argument, NULL, OPT_REALTIME },
 		{ "tz", required_argument, NULL, OPT_TZ },
@@ -250,13 +256,14 @@ void parse_arguments(int argc, char **argv, struct request *req)
 	bool clock_options = false;
 	int opt;
 
-	*req = (struct request){ .use_vdso = true, .program_fd = -1 };
+	*req = (struct request){ .use_vdso = true, .program_fd = -1, .qemu = getenv(QEMU_ENV) };
 	/* '+': the first non-option is PROGRAM; what follows is its. */
 	while ((opt = getopt_long(argc, argv, "+0:hv", options, NULL)) != -1) {
 		switch (opt) {
 		case OPT_SYSROOT: req->sysroot = optarg; break;
 		case OPT_VDSO: req->image_path = optarg; break;
 		case OPT_NO_VDSO: req->use_vdso = false; break;
+		case OPT_QEMU: req->qemu = optarg; break;
 		case OPT_PAGE_SIZE: req->page_size = parse_page_size(optarg); break;
 		case OPT_REALTIME:
 			req->tk_options.realtime_offset = realtime_offset(parse_when(optarg));
@@ -325,7 +332,7 @@ void parse_binfmt_arguments(int argc, char **argv, struct request *req)
 		refuse(BINFMT_HANDLER " is ppctime-run as binfmt_misc runs it, with flags "
 		       BINFMT_FLAGS " (ppctime-run --binfmt-register)");
 	*req = (struct request){ .use_vdso = true, .binfmt = true, .program_fd = fd,
-				 .argv0 = argv[2] };
+				 .argv0 = argv[2], .qemu = getenv(QEMU_ENV) };
 	/* PATH ARGS...: QEMU's, as ever. */
 	argv[2] = argv[1];
 	req->program_argv = argv + 2;

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "run.h"
@@ -69,9 +70,10 @@ char *support_loader(const struct target *t, bool required)
 	return support_file(LOADER_DIR, t->loader, required);
 }
 
-char *support_preload(void)
+/* What ppctime puts in QEMU: the preload or the host vDSO. */
+char *support_preload(const char *name)
 {
-	return support_file(PRELOAD_DIR, "ppctime-qemu-preload.so", true);
+	return support_file(PRELOAD_DIR, name, true);
 }
 
 /* name in the handlers' directory; "." that directory. */
@@ -80,12 +82,32 @@ char *support_handler(const char *name)
 	return support_file(HANDLER_DIR, name, true);
 }
 
-const char *find_qemu(const struct target *t)
+/*
+ * t's QEMU: choice (--qemu or QEMU_ENV), a program or a directory holding
+ * t's by its name (qemu-ppc64le, or qemu-ppc64le-static); else configure's,
+ * else the one of that name on the PATH.
+ */
+const char *find_qemu(const struct target *t, const char *choice)
 {
 	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
 	const char *dirs = getenv("PATH");
 	static char path[PATH_MAX];
+	struct stat st;
 
+	if (choice && stat(choice, &st) == 0 && S_ISDIR(st.st_mode)) {
+		snprintf(path, sizeof(path), "%s/%s", choice, name);
+		if (access(path, X_OK) < 0)
+			snprintf(path, sizeof(path), "%s/%s-static", choice, name);
+		if (access(path, X_OK) < 0)
+			refuse("%s holds no %s (nor %s-static): --qemu or " QEMU_ENV " names "
+			       "a QEMU, or a directory holding the target's", choice, name, name);
+		return path;
+	}
+	if (choice) {
+		if (access(choice, X_OK) < 0)
+			refuse("%s: %s (--qemu or " QEMU_ENV ")", choice, strerror(errno));
+		return choice;
+	}
 	if (slash && access(t->qemu, X_OK) == 0)
 		return t->qemu;
 	while (dirs && *dirs) {
@@ -99,13 +121,15 @@ const char *find_qemu(const struct target *t)
 	refuse("%s not found: install the Debian package qemu-user", name);
 }
 
-/* Debian's static QEMU for t: qemu-ppcXX-static, in dir or beside QEMU. */
+/* Debian's static QEMU for t: qemu-ppcXX-static in dir or beside QEMU;
+ * in dir, qemu-ppcXX if that is missing (QEMU 10's qemu-user is static). */
 void static_qemu(const struct target *t, const char *dir, char *path, size_t len)
 {
-	const char *slash = strrchr(t->qemu, '/');
+	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
 	int dirlen = dir ? (int)strlen(dir) : slash ? (int)(slash - t->qemu) : 0;
 
 	snprintf(path, len, "%.*s%s%s-static", dirlen, dir ? dir : t->qemu, dirlen ? "/" : "",
-		 slash ? slash + 1 : t->qemu);
+		 name);
+	if (dir && access(path, R_OK) < 0)
+		snprintf(path, len, "%s/%s", dir, name);
 }
-

@@ -1,25 +1,51 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Entering a static PIE that is already mapped in this process, as the
- * kernel enters a program once exec has mapped it: a stack of its own
- * with argv, envp and an auxiliary vector, then its entry point.  This is
- * how the chroot handler (bundle.h) starts the static QEMU the kernel
- * mapped with it: an exec could not give QEMU AT_EXECFD, the guest loader
- * it is to load in PROGRAM's place (launch_protocol.h).  x86-64 only.
+ * Starting a static PIE in this process, as the kernel does at exec: its
+ * segments mapped, then a stack of its own with argv, envp and an
+ * auxiliary vector, then its entry point.  This is how ppctime-run starts
+ * a static QEMU (QEMU 10's qemu-user, Debian's qemu-user-static), mapped
+ * from its file, and how the chroot handler (bundle.h) starts the one the
+ * kernel mapped with it: an exec could not give QEMU AT_EXECFD, the guest
+ * loader it is to load in PROGRAM's place (launch_protocol.h).  x86-64
+ * only.
  */
 #ifndef PPCTIME_USERLAND_EXEC_H
 #define PPCTIME_USERLAND_EXEC_H
 
+#include <stddef.h>
+
+struct elf_file;
+
+/*
+ * Whether f, the ELF header of the whole file buf (len bytes, named path),
+ * is a program userland_exec() can enter: an x86-64 static PIE whose
+ * PT_LOADs lie in the file and whose program headers its first segment
+ * maps at address 0.  0, or -1 with why in err.
+ */
+int userland_check(const struct elf_file *f, const unsigned char *buf, size_t len,
+		   const char *path, char *err, size_t errlen);
+
+/*
+ * Map the static PIE open on fd (named path) as exec would, at an address
+ * of the system's choosing: its segments with their protections, their
+ * bss zeroed; and below its address 0, below bytes (a multiple of the
+ * page size) of zeros, read-write, for the caller.  Its address 0, or
+ * NULL with why in err.  A shared object with no relocations (a vDSO) is
+ * mapped as well.
+ */
+const unsigned char *userland_map(int fd, const char *path, size_t below, char *err,
+				  size_t errlen);
+
 /*
  * Enter the static PIE whose address 0 is at image (its ELF header and
  * program headers mapped there), with argv and envp (their strings stay
- * where they are), AT_EXECFD execfd and AT_EXECFN execfn, and this
- * process's other auxiliary values.  What exec would also do is done:
+ * where they are), AT_EXECFD execfd, AT_EXECFN execfn, AT_SYSINFO_EHDR
+ * vdso (NULL: this process's), and this process's other auxiliary values.  What exec would also do is done:
  * close-on-exec descriptors closed, caught signals back to their default,
  * the process dumpable again.  Returns only if the new stack cannot be
  * had, with errno set; nothing has changed then.
  */
 int userland_exec(const unsigned char *image, char *const argv[], char *const envp[],
-		  int execfd, const char *execfn);
+		  int execfd, const char *execfn, const void *vdso);
 
 #endif /* PPCTIME_USERLAND_EXEC_H */

@@ -35,7 +35,7 @@ done)
 plan $((3 + $(count $manuals) + 2))
 {
 	echo "${p#/}/bin/ppctime-run ${p#/}/bin/ppctime-bench ${p#/}/lib64/exec/ppctime/bench/insn-count"
-	echo "${p#/}/lib64/exec/ppctime/ppctime-qemu-preload.so"
+	echo "${p#/}/lib64/exec/ppctime/ppctime-qemu-preload.so ${p#/}/lib64/exec/ppctime/ppctime-host-vdso.so"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-timekeeperd ${p#/}/lib64/exec/ppctime/ppctime-binfmt"
 	echo "${p#/}/lib64/exec/ppctime/ppctime-binfmt-static"
 	echo "${p#/}/lib/systemd/system/ppctime-timekeeperd.service"

@@ -183,13 +183,58 @@ check_vdso_used() { # NAME PROBE
 	fi
 }
 
-check_no_vdso() { # NAME PROBE
-	launch --no-vdso "$2" vdso
-	if [ "$status" -ne 0 ] || [ "$(value sysinfo_ehdr)" != 0 ] ||
-	   [ "$(value clock_gettime)" != 0 ]; then
-		fail "$1" "expected AT_SYSINFO_EHDR 0 and a working clock_gettime"; show
+# --no-vdso is plain QEMU's vDSO or none (7.2 gives none, 10 its own),
+# never ours.
+check_no_vdso() { # NAME TARGET PROBE
+	eval "qemu=\$QEMU_$2"
+	plain=$("$qemu" "$probes/launcher-probe-static-$2" vdso </dev/null |
+		sed -n 's/^sysinfo_ehdr=\(0\) .*/none/p')
+	launch --no-vdso "$3" vdso
+	ours=$(sed -n 's/^sysinfo_ehdr=\(0\) .*/none/p' "$work/out")
+	if [ "$status" -ne 0 ] || [ "$(value clock_gettime)" != 0 ] ||
+	   has ppctime-vdso-data out || [ "$ours" != "$plain" ]; then
+		fail "$1" "expected plain QEMU's AT_SYSINFO_EHDR (${plain:-set}), no data pages of ours and a working clock_gettime"; show
 	else
-		pass "$1"
+		pass "$1 (AT_SYSINFO_EHDR ${plain:-set}, as plain QEMU)"
+	fi
+}
+
+# --qemu: a directory holding the target's QEMU serves; a missing one, a
+# directory without it, and a file that is no QEMU ppctime-run can start
+# are refused with a message and 125.
+check_qemu_choice() { # TARGET PROBE
+	eval "qemu=\$QEMU_$1"
+	mkdir "$work/qemus" "$work/no-qemus"
+	ln -s "$qemu" "$work/qemus/${qemu##*/}"
+	printf '#!/bin/sh\nexit 0\n' >"$work/qemus/script"
+	chmod +x "$work/qemus/script"
+	launch --qemu="$work/qemus" "$2" vdso
+	if [ "$status" -eq 0 ] && has ppctime-vdso-data err; then pass "qemu-option-directory"
+	else fail qemu-option-directory "status $status, or no vDSO of ours"; show; fi
+	for how in "missing:$work/missing:No such file" "no-qemu:$work/no-qemus:holds no" \
+		   "not-elf:$work/qemus/script:static QEMU"; do
+		name=${how%%:*} rest=${how#*:}
+		launch --qemu="${rest%%:*}" "$2" echo ran
+		if [ "$status" -eq 125 ] && [ ! -s "$work/out" ] && has "${rest#*:}" err; then
+			pass "qemu-option-$name: $(head -n 1 "$work/err")"
+		else
+			fail "qemu-option-$name" "status $status, expected 125 and '${rest#*:}'"; show
+		fi
+	done
+}
+
+# A static QEMU (Debian 12's qemu-user-static, 7.2) as one of QEMU 10's:
+# mapped and entered by ppctime-run, with the vDSO, no time system calls.
+check_static_qemu() { # NAME PROBE
+	if [ -z "$static_qemus" ]; then
+		skip "$1" "$static_qemus_why"
+		return
+	fi
+	count_syscalls "$2" --qemu="$static_qemus"
+	if [ "$status" -ne 0 ] || [ "$calls" -ge 100 ]; then
+		fail "$1" "status $status, $calls clock_gettime system calls for 1000 calls"; show_err
+	else
+		pass "$1 ($calls system calls for 1000 clock_gettime)"
 	fi
 }
 
@@ -893,13 +938,14 @@ target_results() {
 		return
 	fi
 	case $1 in
-	ppc32) echo $((39 + 7 + 3 + 2 + 4 + 2 + orphans)) ;;
-	ppc64) echo $((39 + 7 + 3 + 2 + 4 + 3 + 1 + orphans)) ;;
-	*) echo $((39 + 7 + 3 + 2 + 4 + 3 + orphans)) ;;
+	ppc32) echo $((40 + 7 + 3 + 2 + 4 + 2 + orphans)) ;;
+	ppc64) echo $((40 + 7 + 3 + 2 + 4 + 3 + 1 + orphans)) ;;
+	*) echo $((40 + 7 + 3 + 2 + 4 + 3 + orphans)) ;;
 	esac
 }
-# Usage, version and a bad option; 5 refused values; the preload alone.
-results=$((3 + 5 + 1))
+# Usage, version and a bad option; 5 refused values; the preload alone;
+# --qemu's directory and 3 refusals.
+results=$((3 + 5 + 1 + 4))
 for t in $TARGETS; do
 	results=$((results + $(target_results "$t")))
 done
@@ -907,6 +953,15 @@ plan "$results"
 check_usage
 check_option_values
 check_preload_alone
+check_qemu_choice "${TARGETS%% *}" "$probes/launcher-probe-static-${TARGETS%% *}"
+qemus=
+for t in $TARGETS; do
+	eval "qemus=\"\$qemus \$QEMU_$t\""
+done
+# shellcheck disable=SC2086
+static_qemus=$(sh "$srcdir/tests/qemu-user-static.sh" "$top_builddir/tests/qemu-user-static" \
+	$qemus 2>"$work/why") || static_qemus=
+static_qemus_why=$(cat "$work/why")
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t
 	[ -x "$dyn" ] || continue
@@ -943,8 +998,9 @@ for t in $TARGETS; do
 	check_core_dump "core-dump-status-$t" "$dyn"
 	check_group_signal "group-signal-once-$t" "$dyn"
 	check_few_fds "few-free-fds-$t" "$dyn"
-	check_no_vdso "no-vdso-dynamic-$t" "$dyn"
-	check_no_vdso "no-vdso-static-$t" "$static"
+	check_no_vdso "no-vdso-dynamic-$t" "$t" "$dyn"
+	check_no_vdso "no-vdso-static-$t" "$t" "$static"
+	check_static_qemu "static-qemu-$t" "$dyn"
 	check_status "no-vdso-status-$t" 42 --no-vdso "$static" exit 42
 	check_ldso_as_program "ldso-as-program-$t" "$t" "$dyn"
 	check_sysroot "sysroot-$t" "$dyn"

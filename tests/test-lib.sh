@@ -16,6 +16,14 @@ if [ -f "$top_builddir/tests/config.sh" ]; then
 fi
 failed=0
 
+# PPCTIME_QEMU, a directory (ppctime-run(1)): its QEMUs for the tests'
+# plain QEMU too, so that both run one QEMU (make check's QEMU 10 pass).
+if [ -d "${PPCTIME_QEMU-}" ]; then
+	for t in ${TARGETS-}; do
+		eval "QEMU_$t=\$PPCTIME_QEMU/\${QEMU_$t##*/}"
+	done
+fi
+
 # plan N: N results follow (run-tests fails a script that reports more or
 # fewer); count WORD...: how many words, for plan's arithmetic.
 plan() { echo "PLAN: $1"; }

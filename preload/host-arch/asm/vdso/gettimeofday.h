@@ -3,9 +3,10 @@
  * The host as an "architecture" of the generic vDSO core
  * (vdso-kernel/lib/gettimeofday.c), for guest_clock.c: the core reads a
  * native copy of the guest's data page, taken under its seqcount with the
- * timebase (the host's TSC) read in the same window, so the counter here
- * is that reading.  The fallbacks only say "not served": the caller then
- * asks the host.
+ * timebase (the host's TSC) read in the same window, and that reading
+ * already taken into the copy's cycle_last (guest_clock.c), so the counter
+ * here is 0.  The fallbacks only say "not served": the caller then asks
+ * the host.
  */
 #ifndef ASM_VDSO_GETTIMEOFDAY_H
 #define ASM_VDSO_GETTIMEOFDAY_H
@@ -17,15 +18,12 @@
 
 #include "guest_clock.h"
 
-/* The timebase as read with the copy (guest_clock.c). */
-extern _Thread_local uint64_t guest_clock_counter;
-
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define cpu_relax()	__builtin_ia32_pause()
 
 static inline __always_inline uint64_t __arch_get_hw_counter(void)
 {
-	return guest_clock_counter;
+	return 0;
 }
 
 /* ppctime's pages are never a time namespace's: the copy says NONE then. */
