@@ -16,6 +16,7 @@
 
 #include "elf_file.h"
 #include "fail.h"
+#include "host_vdso.h"
 #include "userland_exec.h"
 
 #ifndef MFD_EXEC
@@ -24,8 +25,9 @@
 
 #define BUNDLE_NOTE_NAME	"ppctime"
 #define BUNDLE_NOTE_TYPE	0x62646e6c	/* "lndb" */
-#define BUNDLE_VERSION		1
-/* The handler's own program headers, QEMU's PT_LOADs and the payload's. */
+#define BUNDLE_VERSION		2
+/* The handler's own program headers, QEMU's PT_LOADs and the payload's
+ * three (loader and image, the host vDSO's parameters, the host vDSO). */
 #define BUNDLE_MAX_PHDRS	32
 
 struct bundle_header {
@@ -34,7 +36,7 @@ struct bundle_header {
 	char target[16];
 	uint64_t page_size;
 	/* From this header's own address to each part's first byte. */
-	int64_t qemu, loader, image;
+	int64_t qemu, loader, image, host_vdso;
 	uint64_t loader_size, image_size;
 	Elf64_Phdr phdrs[BUNDLE_MAX_PHDRS];	/* the bundle's e_phoff points here */
 };
@@ -66,6 +68,7 @@ int bundle_self(struct bundle *b)
 	*b = (struct bundle){
 		.target = h->target, .page_size = h->page_size,
 		.qemu = at + h->qemu, .loader = at + h->loader, .image = at + h->image,
+		.host_vdso = at + h->host_vdso,
 		.loader_size = h->loader_size, .image_size = h->image_size,
 	};
 	return 0;
@@ -192,21 +195,26 @@ static int bundle_memfd(void)
 }
 
 static int make(struct part *h, struct part *q, struct part *ld, struct part *img,
-		const char *target, unsigned long page_size, char *err, size_t errlen)
+		struct part *vdso, const char *target, unsigned long page_size,
+		char *err, size_t errlen)
 {
 	uint64_t page = sysconf(_SC_PAGESIZE), hdr_off = 0, h_end, q_end, q_align = 1;
-	uint64_t q_off, q_vaddr, p_off, p_vaddr, img_at, total, last_load = 0;
+	uint64_t q_off, q_vaddr, p_off, p_vaddr, img_at, v_off, v_vaddr, total, last_load = 0;
 	struct bundle_header hdr = { .version = BUNDLE_VERSION, .page_size = page_size };
 	Elf64_Ehdr eh;
 	size_t n = 0, q_loads = 0;
 	int fd;
 
 	if (check_static_pie(h, err, errlen) < 0 || check_static_pie(q, err, errlen) < 0 ||
-	    find_header(h, &hdr_off, err, errlen) < 0)
+	    check_static_pie(vdso, err, errlen) < 0 || find_header(h, &hdr_off, err, errlen) < 0)
 		return -1;
+	/* Mapped whole from its first byte: one segment, as built. */
+	for (size_t k = 1; k < vdso->elf.phnum; k++)
+		if (phdr_of(vdso, k).p_type == PT_LOAD)
+			return fail(err, errlen, "%s: more than one PT_LOAD", vdso->path);
 	for (size_t k = 0; k < q->elf.phnum; k++)
 		q_loads += phdr_of(q, k).p_type == PT_LOAD;
-	if (h->elf.phnum + q_loads + 1 > BUNDLE_MAX_PHDRS)
+	if (h->elf.phnum + q_loads + 3 > BUNDLE_MAX_PHDRS)
 		return fail(err, errlen, "%s and %s: too many program headers", h->path, q->path);
 	if (strlen(target) >= sizeof(hdr.target))
 		return fail(err, errlen, "%s: target name too long", target);
@@ -223,7 +231,11 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	p_off = ALIGN_UP(q_off + q->len, page);
 	p_vaddr = ALIGN_UP(q_vaddr + q_end, page);
 	img_at = ALIGN_UP(ld->len, 16);
-	total = p_off + img_at + img->len;
+	/* The host vDSO's parameters, a page of zeros in the file (a
+	 * segment with none there is not mapped by every kernel), then it. */
+	v_off = ALIGN_UP(p_off + img_at + img->len, page);
+	v_vaddr = ALIGN_UP(p_vaddr + img_at + img->len, page);
+	total = v_off + HOST_VDSO_PARAMS_SIZE + vdso->len;
 
 	for (size_t i = 0; i < h->elf.phnum; i++)
 		if (phdr_of(h, i).p_type == PT_LOAD)
@@ -255,11 +267,25 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 			.p_filesz = img_at + img->len, .p_memsz = img_at + img->len,
 			.p_align = page,
 		};
+		hdr.phdrs[n++] = (Elf64_Phdr){
+			.p_type = PT_LOAD, .p_flags = PF_R | PF_W, .p_offset = v_off,
+			.p_vaddr = v_vaddr, .p_paddr = v_vaddr,
+			.p_filesz = HOST_VDSO_PARAMS_SIZE, .p_memsz = HOST_VDSO_PARAMS_SIZE,
+			.p_align = page,
+		};
+		hdr.phdrs[n++] = (Elf64_Phdr){
+			.p_type = PT_LOAD, .p_flags = PF_R | PF_X,
+			.p_offset = v_off + HOST_VDSO_PARAMS_SIZE,
+			.p_vaddr = v_vaddr + HOST_VDSO_PARAMS_SIZE,
+			.p_paddr = v_vaddr + HOST_VDSO_PARAMS_SIZE,
+			.p_filesz = vdso->len, .p_memsz = vdso->len, .p_align = page,
+		};
 	}
 	hdr.phnum = n;
 	hdr.qemu = q_vaddr - hdr_off;
 	hdr.loader = p_vaddr - hdr_off;
 	hdr.image = p_vaddr + img_at - hdr_off;
+	hdr.host_vdso = v_vaddr + HOST_VDSO_PARAMS_SIZE - hdr_off;
 	hdr.loader_size = ld->len;
 	hdr.image_size = img->len;
 	memcpy(&eh, h->buf, sizeof(eh));
@@ -275,6 +301,8 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	    pwrite(fd, q->buf, q->len, q_off) != (ssize_t)q->len ||
 	    pwrite(fd, ld->buf, ld->len, p_off) != (ssize_t)ld->len ||
 	    pwrite(fd, img->buf, img->len, p_off + img_at) != (ssize_t)img->len ||
+	    pwrite(fd, vdso->buf, vdso->len, v_off + HOST_VDSO_PARAMS_SIZE) !=
+	    (ssize_t)vdso->len ||
 	    fcntl(fd, F_ADD_SEALS, F_SEAL_WRITE | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
 		fail(err, errlen, "cannot write the bundle: %s", strerror(errno));
 		if (fd >= 0)
@@ -285,21 +313,21 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 }
 
 int bundle_make(const char *handler, const char *qemu, const char *loader,
-		const char *image, const char *target, unsigned long page_size,
-		char *err, size_t errlen)
+		const char *image, const char *host_vdso, const char *target,
+		unsigned long page_size, char *err, size_t errlen)
 {
-	struct part parts[4] = { 0 };
-	const char *paths[4] = { handler, qemu, loader, image };
+	struct part parts[5] = { 0 };
+	const char *paths[5] = { handler, qemu, loader, image, host_vdso };
 	int fd = -1;
 	size_t i;
 
-	for (i = 0; i < 4; i++)
+	for (i = 0; i < 5; i++)
 		if (read_part(&parts[i], paths[i], err, errlen) < 0)
 			break;
-	if (i == 4)
-		fd = make(&parts[0], &parts[1], &parts[2], &parts[3], target, page_size,
-			  err, errlen);
-	for (i = 0; i < 4; i++)
+	if (i == 5)
+		fd = make(&parts[0], &parts[1], &parts[2], &parts[3], &parts[4], target,
+			  page_size, err, errlen);
+	for (i = 0; i < 5; i++)
 		free(parts[i].buf);
 	return fd;
 }

@@ -7,9 +7,11 @@
  * BUNDLE_HANDLER, ppctime-run linked statically, made at registration into
  * a bundle, a sealed memfd holding the handler followed by, for one target,
  * Debian's static QEMU (qemu-TARGET-static, a static PIE), the guest loader
- * and the vDSO image.  All three are PT_LOAD segments added to the
- * handler's program headers, so the kernel maps them when it maps the
- * handler; the handler then enters QEMU where it lies (userland_exec.h).
+ * and the vDSO image, and the host vDSO (preload/host_vdso.h) with its
+ * parameters' page.  All are PT_LOAD segments added to the handler's
+ * program headers, so the kernel maps them when it maps the handler; the
+ * handler then enters QEMU where it lies (userland_exec.h), the host vDSO
+ * its AT_SYSINFO_EHDR.
  *
  * The handler's ELF note BUNDLE_NOTE_NAME holds struct bundle_header: empty
  * as built, filled in by bundle_make() with where the parts lie, and with
@@ -30,6 +32,7 @@ struct bundle {
 	unsigned long page_size;	/* the image's, checked at registration */
 	const unsigned char *qemu;	/* QEMU's first byte, its address 0 */
 	const unsigned char *loader, *image;
+	const unsigned char *host_vdso;	/* its parameters' page below it */
 	size_t loader_size, image_size;
 };
 
@@ -41,12 +44,12 @@ int bundle_self(struct bundle *b);
 
 /*
  * ppctime-run --binfmt-register: the bundle of handler (BUNDLE_HANDLER),
- * qemu, loader and image (already checked: its page size page_size) for
- * target, as a sealed memfd, open.  Returns its descriptor, or -1 with a
- * message in err.
+ * qemu, loader, image (already checked: its page size page_size) and
+ * host_vdso for target, as a sealed memfd, open.  Returns its descriptor,
+ * or -1 with a message in err.
  */
 int bundle_make(const char *handler, const char *qemu, const char *loader,
-		const char *image, const char *target, unsigned long page_size,
-		char *err, size_t errlen);
+		const char *image, const char *host_vdso, const char *target,
+		unsigned long page_size, char *err, size_t errlen);
 
 #endif /* PPCTIME_BUNDLE_H */

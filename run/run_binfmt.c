@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "bundle.h"
+#include "host_vdso.h"
 #include "run.h"
 #include "vdso_image.h"
 
@@ -52,7 +53,7 @@ static int register_handler(const char *target, struct binfmt_handler *h, void *
 	const struct request *req = ctx;
 	const struct target *t = target_named(target);
 	char qemu[PATH_MAX], err[512];
-	char *handler, *loader, *image;
+	char *handler, *loader, *image, *host_vdso;
 	struct vdso_image img;
 	unsigned long page_size;
 	int r = host_handler(target, h, ctx), fd;
@@ -63,9 +64,11 @@ static int register_handler(const char *target, struct binfmt_handler *h, void *
 	handler = support_handler(BUNDLE_HANDLER);
 	loader = support_loader(t, true);
 	image = support_image(t);
+	host_vdso = support_preload(HOST_VDSO_NAME);
 	page_size = check_image(image, t, 0, &img);
 	vdso_image_free(&img);
-	fd = bundle_make(handler, qemu, loader, image, t->name, page_size, err, sizeof(err));
+	fd = bundle_make(handler, qemu, loader, image, host_vdso, t->name, page_size, err,
+			 sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "ppctime-run: cannot make %s's handler: %s\n", t->name, err);
 		return -1;
@@ -77,6 +80,7 @@ static int register_handler(const char *target, struct binfmt_handler *h, void *
 	free(handler);
 	free(loader);
 	free(image);
+	free(host_vdso);
 	return 1;
 }
 

@@ -217,6 +217,8 @@ void prepare_bundled(struct qemu_launch *q, const struct request *req,
 
 	qemu_arguments(q, req, 0, qemu_argv, n);
 	q->mapped = b->qemu;
+	if (!req->host_time_syscalls)
+		q->host_vdso = b->host_vdso;
 	q->page_size = b->page_size;
 	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
 	q->loader_fd = sealed_memfd("ppctime-loader", b->loader, b->loader_size);

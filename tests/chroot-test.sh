@@ -64,13 +64,14 @@ if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
 	skip_all "no binfmt_misc of a user namespace's own here: $(cat "$work/err")"
 fi
 # The refused dynamic QEMU, the handler by hand, the binfmt.d file,
-# registering; per target its entry and 8 cases, or a SKIP; unregistering.
+# registering; per target its entry and 9 cases, or a SKIP; unregistering.
 results=5
 for t in $TARGETS; do
-	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ]; then
+	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ] ||
+	   [ ! -x "$probes/vdso-clock-test-$t" ]; then
 		results=$((results + 1))
 	else
-		results=$((results + 9))
+		results=$((results + 10))
 	fi
 done
 plan "$results"
@@ -86,10 +87,25 @@ make_tree() { # ROOT TARGET
 	mkdir -p "$1/bin" "$1/proc" "$1/lib/$triplet" "$1${interp%/*}" &&
 	cp "/usr/$triplet/lib/${interp##*/}" "$1$interp" &&
 	cp "/usr/$triplet/lib/libc.so.6" "$1/lib/$triplet/" &&
+	for lib in libdl.so.2 libatomic.so.1; do
+		[ ! -f "/usr/$triplet/lib/$lib" ] || cp "/usr/$triplet/lib/$lib" "$1/lib/$triplet/" ||
+			return 1
+	done &&
 	cp "$probes/launcher-probe-$2" "$probes/launcher-probe-static-$2" \
-		"$probes/mini-sh-$2" "$1/bin/" &&
+		"$probes/mini-sh-$2" "$probes/vdso-clock-test-$2" "$1/bin/" &&
 	cp -R "$probes/origin-$2" "$1/bin/" &&
 	mount --rbind /proc "$1/proc"
+}
+
+# The bundled QEMU's time calls read the page through the host vDSO, as
+# ppctime-run's do: each served clock, the coarse ones over 2 s of their
+# updates, agrees with the system call in sequence (vdso-clock-test).
+check_agree() { # NAME ROOT PROGRAM
+	chroot "$2" "$3" agree >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 0 ] && ! grep -q '^FAIL' "$work/out" && grep -q '^PASS' "$work/out"
+	then pass "$1 ($(grep -c '^PASS' "$work/out") results; $(sed -n 's/^PASS: .*\(clock 5: .*\)/\1/p' "$work/out"))"
+	else fail "$1" "status $status"; grep '^FAIL' "$work/out" | sed 's/^/    /'; show_err; fi
 }
 
 check_identity() { # NAME ROOT PROGRAM
@@ -159,7 +175,8 @@ else fail chroot-register "status $?"; show_err; fi
 
 for t in $TARGETS; do
 	root=$work/root-$t static=/bin/launcher-probe-static-$t
-	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ]; then
+	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ] ||
+	   [ ! -x "$probes/vdso-clock-test-$t" ]; then
 		skip "chroot-$t" "the probes not built"
 		continue
 	fi
@@ -180,6 +197,7 @@ for t in $TARGETS; do
 	check_script "chroot-script-$t" "$root/script" "/bin/mini-sh-$t" "$static" \
 		chroot "$root" /script
 	check_identity "chroot-exe-$t" "$root" "$static"
+	check_agree "chroot-agree-$t" "$root" "/bin/vdso-clock-test-$t"
 	check_origin "chroot-origin-$t" "$root" "/bin/origin-$t/origin-probe"
 	check_shared "chroot-shared-$t" "$root" "$static" "$probes/launcher-probe-static-$t"
 	umount -l "$root/proc"
