@@ -85,7 +85,7 @@ char *support_handler(const char *name)
 /*
  * t's QEMU: choice (--qemu or QEMU_ENV), a program or a directory holding
  * t's by its name (qemu-ppc64le, or qemu-ppc64le-static); else configure's,
- * else the one of that name on the PATH.
+ * else the one of either name on the PATH.
  */
 const char *find_qemu(const struct target *t, const char *choice)
 {
@@ -110,13 +110,15 @@ const char *find_qemu(const struct target *t, const char *choice)
 	}
 	if (slash && access(t->qemu, X_OK) == 0)
 		return t->qemu;
-	while (dirs && *dirs) {
-		size_t len = strcspn(dirs, ":");
+	/* qemu-user's name, else qemu-user-static's. */
+	for (const char *suffix = ""; suffix; suffix = *suffix ? NULL : "-static") {
+		for (const char *d = dirs; d && *d; d += strcspn(d, ":") + (d[strcspn(d, ":")] == ':')) {
+			int len = strcspn(d, ":");
 
-		if (len && snprintf(path, sizeof(path), "%.*s/%s", (int)len, dirs, name) <
-			   (int)sizeof(path) && access(path, X_OK) == 0)
-			return path;
-		dirs += len + (dirs[len] == ':');
+			if (len && snprintf(path, sizeof(path), "%.*s/%s%s", len, d, name, suffix) <
+				   (int)sizeof(path) && access(path, X_OK) == 0)
+				return path;
+		}
 	}
 	refuse("%s not found: install the Debian package qemu-user", name);
 }
