@@ -9,7 +9,7 @@
 # its QEMUs, or says SKIP and why where the package cannot be had.
 
 QEMU10_SUITE = bookworm-backports
-QEMU10_TESTS = launcher-test timekeeperd-test binfmt-test chroot-test vdso-guest-test
+QEMU10_TESTS = launcher-test timekeeperd-test binfmt-test chroot-test vdso-guest-test vdso-kselftest
 QEMU10_WRAPPERS = $(QEMU10_TESTS:%=tests/qemu10/%-qemu10.sh)
 
 # fetch-deb fetches nothing while tests/qemu10/version names the package;
