@@ -10,7 +10,9 @@
 # others can write is refused; the machine's daemon, socket-activated as
 # systemd would, serves launches one page, also where its directory is not
 # seen (by its abstract name); a user's daemon serves that name to its
-# user alone.
+# user alone; root with no runtime directory (no systemd) starts the
+# machine's on demand, in a /run/ppctime of root's alone, and the machine's
+# daemon started so ends once idle.
 # Each case has a directory of its own (PPCTIME_TIMEKEEPERD=DIR), so the
 # user's or the machine's daemon is never touched.
 . "${srcdir:=.}/tests/test-lib.sh"
@@ -213,10 +215,7 @@ check_machine_daemon() { # NAME PROBE
 		skip "$1" "systemd-socket-activate not installed (Debian package systemd)"
 		return
 	fi
-	if ! unshare -Urmn true 2>/dev/null; then
-		skip "$1" "no user, mount and network namespaces here (unshare -Urmn failed)"
-		return
-	fi
+	can_be_root_alone "$1" || return 0
 	unshare -Urmn sh -eu -c '
 		mount -t tmpfs -o mode=755 none /run
 		mkdir -m 755 /run/ppctime
@@ -243,6 +242,119 @@ check_machine_daemon() { # NAME PROBE
 		fail "$1" "data pages '$inodes', $calls of 3 launches without time system calls"
 	else
 		pass "$1 (one data page, inode $inodes)"
+	fi
+}
+
+# What the cases as root with a /run of their own need: a user, mount and
+# network namespace (abstract names are the network namespace's).
+can_be_root_alone() { # NAME
+	unshare -Urmn true 2>/dev/null && return
+	skip "$1" "no user, mount and network namespaces here (unshare -Urmn failed)"
+	return 1
+}
+
+# Root with no runtime directory and no systemd (a container, a build
+# chroot): the first launch makes /run/ppctime, root's alone whatever its
+# umask, and starts the machine's daemon there as the socket unit would
+# (--system), with a user's daemon's lifetime; the next launch finds it.
+check_root_on_demand() { # NAME PROBE
+	can_be_root_alone "$1" || return 0
+	d=$work/$1
+	dirs="$dirs $d"
+	unshare -Urmn sh -u -c '
+		mount -t tmpfs -o mode=755 none /run
+		umask 077
+		for i in 1 2; do
+			env -u PPCTIME_TIMEKEEPERD -u XDG_RUNTIME_DIR "$1" -v "$2" vdso >/dev/null
+			echo "status$i=$?"
+		done
+		cd /run/ppctime && stat -c "dir=%a:%u" . && stat -c "socket=%a:%u" timekeeperd.sock &&
+			stat -c "log=%a:%u" timekeeperd.log' \
+		sh "$run" "$2" >"$work/out" 2>"$work/err" </dev/null
+	grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
+	keeper=$(keeper_in)
+	args=$(tr '\0' ' ' <"/proc/${keeper:-0}/cmdline" 2>/dev/null)
+	end_daemon "$d"
+	if [ "$(value status1)$(value status2)" != 00 ] || [ -z "$keeper" ] ||
+		! has "timekeeper started: daemon $keeper at /run/ppctime/timekeeperd.sock" err; then
+		fail "$1" "the first launch started no daemon in /run/ppctime"; show
+	elif ! has "timekeeper found: daemon $keeper at /run/ppctime/timekeeperd.sock" err; then
+		fail "$1" "the second launch did not find daemon $keeper"; show_err
+	elif [ "$(value dir)" != 755:0 ] || [ "$(value socket)" != 666:0 ] ||
+		[ "$(value log)" != 600:0 ]; then
+		fail "$1" "modes and owners not 755, 666 and 600, root's"; show_out
+	elif [ "${args% }" != "ppctime-timekeeperd --system --idle-exit=30 --ready-fd=3" ]; then
+		fail "$1" "the daemon runs as '$args'"
+	else
+		pass "$1 (daemon $keeper)"
+	fi
+}
+
+# Root's launch where /run/ppctime is not root's alone (mode 775): no
+# daemon there, and it says why.
+check_root_open_dir_refused() { # NAME PROBE
+	can_be_root_alone "$1" || return 0
+	unshare -Urmn sh -u -c '
+		mount -t tmpfs -o mode=755 none /run
+		mkdir /run/ppctime && chmod 775 /run/ppctime
+		env -u PPCTIME_TIMEKEEPERD -u XDG_RUNTIME_DIR "$1" -v "$2" vdso >/dev/null
+		echo "status=$? files=[$(ls -A /run/ppctime)]"' \
+		sh "$run" "$2" >"$work/out" 2>"$work/err" </dev/null
+	if [ "$(value status)" != 0 ] || ! has 'private timekeeper' err || has 'shared' err; then
+		fail "$1" "status $(value status), or a shared timekeeper"; show
+	elif ! has '/run/ppctime has mode 775: others may write there' err ||
+		[ "$(value files)" != "[]" ]; then
+		fail "$1" "no reason given, or files made in /run/ppctime"; show
+	else
+		pass "$1"
+	fi
+}
+
+# The machine's daemon without systemd (--system, no socket activation):
+# it makes /run/ppctime as a launch would and binds there, serves a
+# launch, and once idle (--idle-exit=2, where a launch asks for 30) ends,
+# its socket gone, so the next launch starts another.
+check_system_idle_exit() { # NAME PROBE
+	can_be_root_alone "$1" || return 0
+	d=$work/$1
+	dirs="$dirs $d"
+	unshare -Urmn sh -u -c '
+		gone() { s=$(ps -o stat= -p "$1"); [ -z "$s" ] || [ "${s#Z}" != "$s" ]; }
+		launch() {
+			env -u PPCTIME_TIMEKEEPERD -u XDG_RUNTIME_DIR "$2" -v "$3" vdso >/dev/null
+			echo "$1=$?"
+		}
+		mount -t tmpfs -o mode=755 none /run
+		umask 077
+		"$1" --system --idle-exit=2 </dev/null &
+		daemon=$!
+		# Its keeper forks once the pages are calibrated: it answers at once.
+		for i in $(seq 100); do pgrep -P $daemon -x ppctime-tkd >/dev/null && break; sleep 0.1; done
+		cd /run/ppctime && stat -c "dir=%a:%u" . && stat -c "socket=%a:%u" timekeeperd.sock &&
+			stat -c "lock=%a:%u" timekeeperd.lock
+		launch first "$2" "$3"
+		for i in $(seq 100); do gone $daemon && break; sleep 0.1; done
+		gone $daemon && echo "after=gone" || { echo "after=alive"; kill $daemon; }
+		wait $daemon
+		echo "daemon=$? path=$(ls timekeeperd.sock 2>/dev/null)"
+		launch next "$2" "$3"' \
+		sh "$top_builddir/timekeeperd/ppctime-timekeeperd" "$run" "$2" \
+		>"$work/out" 2>"$work/err" </dev/null
+	grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
+	end_daemon "$d"
+	if [ "$(value dir)" != 755:0 ] || [ "$(value socket)" != 666:0 ] ||
+		[ "$(value lock)" != 600:0 ]; then
+		fail "$1" "modes and owners not 755, 666 and 600, root's"; show
+	elif [ "$(value first)" != 0 ] ||
+		! has 'timekeeper found: daemon [0-9]* at /run/ppctime/timekeeperd.sock' err; then
+		fail "$1" "status $(value first), or the launch did not find the daemon"; show_err
+	elif [ "$(value after)" != gone ] || [ "$(value daemon)" != 0 ] || [ -n "$(value path)" ]; then
+		fail "$1" "daemon $(value after) 10 s after the launch, status $(value daemon), socket '$(value path)'"
+	elif [ "$(value next)" != 0 ] ||
+		! has 'timekeeper started: daemon [0-9]* at /run/ppctime/timekeeperd.sock' err; then
+		fail "$1" "status $(value next), or the next launch started none"; show_err
+	else
+		pass "$1"
 	fi
 }
 
@@ -547,7 +659,10 @@ s.close()' "$d" >"$work/listening" &
 defences="check_flood:flood-bounded check_unmapped_user:unmapped-user-refused
 	check_time_namespaces:time-namespaces check_squatted_name:squatted-name-started
 	check_spawn_lock_held:spawn-lock-bounded check_daemonized:daemonized
-	check_daemon_frozen:frozen-deadline check_reset_retried:reset-retried"
+	check_daemon_frozen:frozen-deadline check_reset_retried:reset-retried
+	check_root_on_demand:root-machine-on-demand
+	check_root_open_dir_refused:root-open-dir-refused
+	check_system_idle_exit:system-idle-exit"
 # Per target 11 cases, or a SKIP without its probe or the daemon; the
 # daemon's defences once if a target ran.
 ready=0

@@ -27,7 +27,9 @@
  * Run by systemd for the machine (--system: the socket unit's listening
  * socket, or TKD_SYSTEM_DIR), or started by the first launch of a user
  * (--socket-dir=$XDG_RUNTIME_DIR/ppctime --idle-exit=30 --ready-fd=3),
- * which then exits once no launch has been attached for that long.
+ * which then exits once no launch has been attached for that long; where
+ * root has no runtime directory (no systemd), root's first launch starts
+ * the machine's so (--system --idle-exit=30 --ready-fd=3).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -690,15 +692,16 @@ int main(int argc, char **argv)
 		die("in a time namespace of its own: it keeps the initial namespace's clocks, "
 		    "for every launch");
 	if (!d.dir) {
-		if (tkd_user_dir(dir, sizeof(dir), true, why, sizeof(why)))
+		if (tkd_user_dir(dir, sizeof(dir), true, &d.system, why, sizeof(why)))
 			die("%s", why);
 		d.dir = dir;
 	}
 	if (d.ready_fd >= 0)
 		fcntl(d.ready_fd, F_SETFD, FD_CLOEXEC);
 	if (!socket_activated(&d)) {
-		if (d.system && mkdir(d.dir, 0755) < 0 && errno != EEXIST)
-			die("%s: %s", d.dir, strerror(errno));
+		/* Root's, 0755: every user's launches connect there. */
+		if (d.system && tkd_make_dir(d.dir, 0755, why, sizeof(why)))
+			die("%s", why);
 		take_lock(&d);
 		bind_sockets(&d);
 	}

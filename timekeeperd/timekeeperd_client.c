@@ -3,12 +3,12 @@
  * A launch attaching to ppctime-timekeeperd (timekeeperd_client.h).
  *
  * Trust: the machine's socket counts only in a directory root alone can
- * write (a systemd socket unit's); the user's only in one the user alone
- * can, with the peer running as the user.  Where that directory is not
- * seen (a chroot), the same name in the abstract namespace counts only
- * if its peer runs as root (systemd, who listens for the machine's
- * daemon) or as the user: anyone may bind an abstract name, no one
- * another's uid.  The overflow uid is no one's: it is how every user
+ * write (a systemd socket unit's, or the one root's launch makes where
+ * there is no systemd); the user's only in one the user alone can, with
+ * the peer running as the user.  Where that directory is not seen (a
+ * chroot), the same name in the abstract namespace counts only if its
+ * peer runs as root (systemd, who listens for the machine's daemon) or as
+ * the user: anyone may bind an abstract name, no one another's uid.  The overflow uid is no one's: it is how every user
  * unmapped in our user namespace shows (and "nobody"), so a launch
  * running as it, or a peer showing it, is never trusted.  A launch outside
  * the initial time namespace takes no shared pages: they hold the initial
@@ -228,10 +228,10 @@ static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
  * environment: stdio /dev/null (no one waiting for a pipe to close waits
  * for it), and stderr its log; signals as a new program's.  Inherited
  * descriptors go first, so that a launch short of them (ulimit -n) still
- * gets these.
+ * gets these.  With system, the machine's (in TKD_SYSTEM_DIR, dir).
  */
 static void __attribute__((noreturn)) exec_daemon(const char *daemon_path, const char *dir,
-						  int ready_fd)
+						  bool system, int ready_fd)
 {
 	char dir_arg[PATH_MAX + 16], log_path[PATH_MAX + 32];
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
@@ -260,17 +260,22 @@ static void __attribute__((noreturn)) exec_daemon(const char *daemon_path, const
 		sigaction(sig, &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
-	snprintf(dir_arg, sizeof(dir_arg), "--socket-dir=%s", dir);
+	if (system)
+		snprintf(dir_arg, sizeof(dir_arg), "--system");
+	else
+		snprintf(dir_arg, sizeof(dir_arg), "--socket-dir=%s", dir);
 	execl(daemon_path, "ppctime-timekeeperd", dir_arg, "--idle-exit=30", "--ready-fd=3",
 	      (char *)NULL);
 	_exit(127);
 }
 
 /*
- * Start the user's daemon in dir, detached (exec_daemon), and wait until
- * it listens.  The caller holds the spawn lock.
+ * Start the user's daemon (with system, the machine's) in dir, detached
+ * (exec_daemon), and wait until it listens.  The caller holds the spawn
+ * lock.
  */
-static int spawn(const char *daemon_path, const char *dir, char *why, size_t whylen)
+static int spawn(const char *daemon_path, const char *dir, bool system, char *why,
+		 size_t whylen)
 {
 	int ready[2];
 	char byte;
@@ -280,7 +285,7 @@ static int spawn(const char *daemon_path, const char *dir, char *why, size_t why
 	if (pipe2(ready, O_CLOEXEC) < 0 || (pid = fork()) < 0)
 		return fail(why, whylen, "cannot start %s: %s", daemon_path, strerror(errno));
 	if (!pid)
-		exec_daemon(daemon_path, dir, ready[1]);
+		exec_daemon(daemon_path, dir, system, ready[1]);
 	close(ready[1]);
 	waitpid(pid, NULL, 0);
 	p = (struct pollfd){ ready[0], POLLIN, 0 };
@@ -335,12 +340,14 @@ static bool peer_is(int sock, uid_t uid, pid_t *pid)
  * The user's daemon, started if none answers (under the spawn lock) by a
  * launch that may: one whose directory is seen and trusted.  A name in
  * the abstract namespace held by another user is no daemon of ours: where
- * the directory is trusted, one is started there regardless.
+ * the directory is trusted, one is started there regardless.  (Root's,
+ * with no runtime directory, is the machine's: tkd_user_dir().)
  */
 static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
 	char dir[PATH_MAX], lock[PATH_MAX + 16];
-	bool trusted = !tkd_user_dir(dir, sizeof(dir), daemon_path != NULL, why, whylen);
+	bool system, trusted = !tkd_user_dir(dir, sizeof(dir), daemon_path != NULL, &system,
+					     why, whylen);
 	int sock = connect_either(a, dir, trusted), lock_fd, saved = errno;
 	const char *refused = NULL;
 
@@ -373,7 +380,7 @@ static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why
 	/* Another launch may have started it while we waited for the lock;
 	 * the path alone now: we are about to start one there. */
 	sock = socket_name(a, dir, false) ? connect_to(a->socket, false) : -1;
-	if (sock < 0 && spawn(daemon_path, dir, why, whylen) == 0) {
+	if (sock < 0 && spawn(daemon_path, dir, system, why, whylen) == 0) {
 		a->started = true;
 		sock = connect_to(a->socket, false);
 		if (sock < 0)
@@ -388,14 +395,14 @@ static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why
 }
 
 /*
- * The machine's daemon, else the user's.  Neither where their clocks are
+ * The machine's daemon, else the user's (root's with no runtime directory:
+ * the machine's, started by this launch).  Neither where their clocks are
  * not ours (another time namespace), nor the user's where this user cannot
  * be told from another (the overflow uid).
  */
 static int connect_daemon(struct tkd_attach *a, const char *daemon_path, char *why, size_t whylen)
 {
 	const char *own = getenv(TKD_ENV);
-	char system_why[256];
 	uid_t overflow = tkd_overflow_uid();
 	int sock;
 
@@ -406,9 +413,7 @@ static int connect_daemon(struct tkd_attach *a, const char *daemon_path, char *w
 			    "daemons keep the initial one's clocks");
 	/* The machine's first: in root's directory, whoever serves it. */
 	if (!own || own[0] != '/') {
-		sock = connect_either(a, TKD_SYSTEM_DIR,
-				      !tkd_check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH,
-						 system_why, sizeof(system_why)));
+		sock = connect_either(a, TKD_SYSTEM_DIR, !tkd_check_system_dir(NULL, 0));
 		if (sock >= 0 && (a->socket[0] == '/' || peer_is(sock, 0, NULL)))
 			return sock;
 		if (sock >= 0)

@@ -64,27 +64,50 @@ int tkd_check_dir(const char *dir, uid_t uid, mode_t forbidden, char *why, size_
 	return 0;
 }
 
-int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen)
+int tkd_check_system_dir(char *why, size_t whylen)
+{
+	return tkd_check_dir(TKD_SYSTEM_DIR, 0, S_IWGRP | S_IWOTH, why, whylen);
+}
+
+int tkd_make_dir(const char *dir, mode_t mode, char *why, size_t whylen)
+{
+	/* Made now: with the bits the umask took away too. */
+	if (mkdir(dir, mode) == 0 ? chmod(dir, mode) < 0 : errno != EEXIST)
+		return fail(why, whylen, "cannot create %s: %s", dir, strerror(errno));
+	return 0;
+}
+
+int tkd_user_dir(char *buf, size_t len, bool create, bool *system, char *why, size_t whylen)
 {
 	const char *runtime = getenv("XDG_RUNTIME_DIR"), *own = getenv(TKD_ENV);
 	char fallback[64];
 
+	if (!runtime || runtime[0] != '/') {
+		snprintf(fallback, sizeof(fallback), "/run/user/%u", (unsigned)getuid());
+		runtime = fallback;
+	}
+	/* Root with none (systemd makes /run/user/0; not here: a container,
+	 * a build chroot, CI) starts the machine's daemon. */
+	*system = (!own || own[0] != '/') && runtime == fallback && !getuid() &&
+		  access(fallback, F_OK) < 0 && errno == ENOENT;
+	if (*system) {
+		snprintf(buf, len, "%s", TKD_SYSTEM_DIR);
+		if (create && tkd_make_dir(buf, 0755, why, whylen))
+			return -1;
+		return tkd_check_system_dir(why, whylen);
+	}
 	/* Tests and benchmarks: a directory of their own, nothing else. */
 	if (own && own[0] == '/') {
 		if ((size_t)snprintf(buf, len, "%s", own) >= len)
 			return fail(why, whylen, "%s: name too long", own);
 	} else {
-		if (!runtime || runtime[0] != '/') {
-			snprintf(fallback, sizeof(fallback), "/run/user/%u", (unsigned)getuid());
-			runtime = fallback;
-		}
 		if ((size_t)snprintf(buf, len, "%s/" TKD_USER_SUBDIR, runtime) >= len)
 			return fail(why, whylen, "%s: name too long", runtime);
 		if (tkd_check_dir(runtime, getuid(), S_IWGRP | S_IWOTH, why, whylen))
 			return -1;
 	}
-	if (create && mkdir(buf, 0700) < 0 && errno != EEXIST)
-		return fail(why, whylen, "cannot create %s: %s", buf, strerror(errno));
+	if (create && tkd_make_dir(buf, 0700, why, whylen))
+		return -1;
 	return tkd_check_dir(buf, getuid(), 077, why, whylen);
 }
 

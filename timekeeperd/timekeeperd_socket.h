@@ -15,12 +15,28 @@
 #include <sys/un.h>
 
 /*
- * The user's directory for the daemon, $XDG_RUNTIME_DIR/ppctime (or
- * /run/user/UID/ppctime), into buf, with create made 0700 if need be; 0,
- * or -1 with why if there is none this user alone can write (buf still
- * names it, if the name fits).
+ * The directory of the daemon this user's launches start, into buf: the
+ * user's, $XDG_RUNTIME_DIR/ppctime (or /run/user/UID/ppctime), with create
+ * made 0700 if need be, trusted if this user alone can write there; for
+ * root with no runtime directory at all (no systemd: a container, a build
+ * chroot, CI), the machine's, TKD_SYSTEM_DIR, made 0755 and trusted as
+ * tkd_check_system_dir() says, and *system set: its daemon serves every
+ * user.  0, or -1 with why if it is not to be trusted (buf still names
+ * it, if the name fits).
  */
-int tkd_user_dir(char *buf, size_t len, bool create, char *why, size_t whylen);
+int tkd_user_dir(char *buf, size_t len, bool create, bool *system, char *why, size_t whylen);
+
+/*
+ * 0 if TKD_SYSTEM_DIR is root's and root alone can write there (as a
+ * systemd socket unit makes it), else -1 with why.
+ */
+int tkd_check_system_dir(char *why, size_t whylen);
+
+/*
+ * dir made with mode if missing, whatever the umask (one of the machine's
+ * is no use to other users at 0700); 0, or -1 with why.
+ */
+int tkd_make_dir(const char *dir, mode_t mode, char *why, size_t whylen);
 
 /*
  * The address of the Unix socket at path, or with abstract of the one
