@@ -8,9 +8,9 @@
 set -e
 cd "$top_builddir"
 run=run/ppctime-run
-# Per target: vdsotest with and without the vDSO, tb, null_syscall,
-# context_switch, the bad arguments.
-plan $((6 * $(count $TARGETS)))
+# Per target: vdsotest with and without the vDSO and for one benchmark,
+# tb, null_syscall, context_switch, the bad arguments.
+plan $((7 * $(count $TARGETS)))
 
 # check NAME OUTPUT AWK-ARGUMENTS...: the awk program exits 0 when OUTPUT parses
 check() {
@@ -44,6 +44,11 @@ for t in $TARGETS; do
 				     methods["vdso:"] != vdso_lines
 			}'
 	done
+	# with a NAME, its three lines alone
+	out=$("$run" benchtests/vdsotest-$t 0.001 clock-gettime-monotonic 2>&1) || :
+	check "$t: vdsotest, one benchmark" "$out" '
+		/^clock-gettime-monotonic: (syscall|libc|vdso): [0-9]+\.[0-9] nsec\/call$/ && $3 > 0 { n++; next }
+		{ n = -9 } END { exit n != 3 }'
 	out=$("$run" benchtests/tb-$t 1000 2>&1) || :
 	check "$t: tb" "$out" 'NR == 1 && /^time = [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { ok = 1; next } { ok = 0 } END { exit !ok }'
 	out=$("$run" benchtests/null_syscall-$t 0.01 2 2>&1) || :
@@ -65,6 +70,9 @@ for t in $TARGETS; do
 		"$run" benchtests/$program-$t not-a-number >/dev/null 2>&1 || status=$?
 		[ "$status" -eq 2 ] || refused="$refused $program(status $status)"
 	done
+	status=0
+	"$run" benchtests/vdsotest-$t 0.001 no-such-benchmark >/dev/null 2>&1 || status=$?
+	[ "$status" -eq 2 ] || refused="$refused vdsotest-NAME(status $status)"
 	if [ -z "$refused" ]; then
 		echo "PASS: $t: bad arguments refused"
 	else

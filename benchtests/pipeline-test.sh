@@ -9,7 +9,7 @@
 . "${srcdir:=.}/tests/test-lib.sh"
 cd "$top_builddir" || exit 1
 export srcdir
-suites="insns timings timekeeper"
+suites="insns timings timekeeper qemu"
 # A measure per suite, render; per target report.md, its summary and two
 # charts; the insns chart, the unknown suite, two compares, a bad record.
 plan $(($(count $suites) + 1 + 4 * $(count $TARGETS) + 1 + 1 + 2 + 1))
@@ -41,12 +41,21 @@ charts=
 for t in $TARGETS; do
 	missing=
 	for heading in "## $t" "### Summary" "### Instructions per call" "### The seeds' designs" "### Timings" \
-			"### timekeeper"; do
+			"### timekeeper" "### Each QEMU"; do
 		grep -qxF "$heading" "$report" 2>/dev/null || grep -qF "$heading (" "$report" 2>/dev/null ||
 			missing="$missing '$heading'"
 	done
 	grep -q "^Keeper CPU bound, [0-9.]*% of a core for the shared daemon: \(within\|OVER\) (worst " "$report" ||
 		missing="$missing 'Keeper CPU bound'"
+	# in the target's section: QEMU 10 by its version, or why not; start-up
+	# as root, a row per QEMU and timekeeper, or why not
+	section=$(awk -v h="## $t" '$0 == h { on = 1; next } /^## / { on = 0 } on' "$report" 2>/dev/null)
+	printf '%s\n' "$section" |
+		grep -q "^- QEMU 10\(\.[0-9.]*: \`qemu-ppc[a-z0-9]* version 10\|: not measured: \)" ||
+		missing="$missing 'QEMU 10'"
+	printf '%s\n' "$section" |
+		grep -q "^| [0-9.]* *| .* runs) *| .* | \(met\|NOT met\) *|$\|^Not measured: " ||
+		missing="$missing 'start-up as root'"
 	if [ -z "$missing" ]; then
 		pass "$t: report.md has every table"
 	else

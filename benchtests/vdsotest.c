@@ -10,14 +10,15 @@
  * NAME is vdsotest's (clock-gettime-monotonic, gettimeofday, ...), METHOD
  * syscall, libc or vdso.  Without a vDSO (ppctime-run --no-vdso) there are
  * no vdso lines, and libc's are its system call fallback; an entry the
- * image lacks gets none either.
+ * image lacks gets none either.  With NAME, only NAME's lines.
  *
- *   vdsotest [SECONDS]
+ *   vdsotest [SECONDS [NAME]]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/auxv.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
@@ -131,8 +132,8 @@ static double parse_seconds(int argc, char **argv)
 	char *end;
 	double seconds;
 
-	if (argc > 2) {
-		fprintf(stderr, "usage: %s [SECONDS]\n", argv[0]);
+	if (argc > 3) {
+		fprintf(stderr, "usage: %s [SECONDS [NAME]]\n", argv[0]);
 		exit(2);
 	}
 	if (argc < 2)
@@ -168,10 +169,20 @@ int main(int argc, char **argv)
 		[CLOCK_GETTIME] = VDSO_GETTIME, [CLOCK_GETRES] = VDSO_GETRES,
 		[GETTIMEOFDAY] = "__kernel_gettimeofday", [TIME] = "__kernel_time",
 	};
+	const char *only = argc > 2 ? argv[2] : NULL;
+	size_t n = sizeof(benches) / sizeof(benches[0]), found = 0;
 
-	for (size_t i = 0; i < sizeof(benches) / sizeof(benches[0]); i++) {
+	for (size_t i = 0; only && i < n; i++)
+		found += !strcmp(benches[i].name, only);
+	if (only && !found) {
+		fprintf(stderr, "%s: no benchmark named '%s'\n", argv[0], only);
+		exit(2);
+	}
+	for (size_t i = 0; i < n; i++) {
 		struct bench *b = &benches[i];
 
+		if (only && strcmp(b->name, only))
+			continue;
 		b->vdso_fn = vdso ? vdso_entry(vdso, entry_names[b->kind]) : NULL;
 		for (enum method m = SYSCALL; m <= VDSO; m++) {
 			if (m == VDSO && !b->vdso_fn)

@@ -3,7 +3,7 @@
 
   ppctime-bench run          "make bench": machine, every measurer on every
                              target, render
-  ppctime-bench measure insns|timings|glibc|timekeeper TARGET...
+  ppctime-bench measure insns|timings|glibc|timekeeper|qemu TARGET...
       run one measurer, its records into OUT/records/SUITE-TARGET.jsonl
   ppctime-bench machine      what the figures ran on, into OUT/machine.json
   ppctime-bench render       every record validated, then OUT/report.md,
@@ -14,6 +14,9 @@
   ppctime-bench chroot-startup TARGET REPS STATIC_DIR
                              (the timekeeper measurer's, run by it in a
                              user and mount namespace of its own)
+  ppctime-bench root-startup TARGET ROUNDS SLEEPER QEMUS
+                             (the qemu measurer's, run by it as root in a
+                             user, mount and network namespace of its own)
 
 Run from the build directory (tests/config.sh), or installed (what
 'make install' puts in bindir: then it measures the installed ppctime-run
@@ -31,11 +34,12 @@ from .compare import command_compare, command_save
 from .keeper import command_chroot_startup, measure_timekeeper
 from .machine import command_machine
 from .measure import measure_glibc, measure_insns, measure_timings
+from .qemu import command_root_startup, measure_qemu
 from .records import write_records
 from .report import command_render
 
 MEASURERS = {"insns": measure_insns, "timings": measure_timings, "glibc": measure_glibc,
-             "timekeeper": measure_timekeeper}
+             "timekeeper": measure_timekeeper, "qemu": measure_qemu}
 
 
 def command_measure(args):
@@ -84,12 +88,16 @@ def main(script, installed):
     p = sub.add_parser("compare")
     p.add_argument("baseline")
     p.set_defaults(func=command_compare)
-    p = sub.add_parser("chroot-startup")
-    p.add_argument("target")
-    p.add_argument("reps", type=int)
-    p.add_argument("static")
-    p.add_argument("sleeper")
-    p.set_defaults(func=command_chroot_startup)
+    # The measurers' own, each run by its measurer in namespaces of its own.
+    for name, func, arguments in (
+            ("chroot-startup", command_chroot_startup,
+             [("target", str), ("reps", int), ("static", str), ("sleeper", str)]),
+            ("root-startup", command_root_startup,
+             [("target", str), ("rounds", int), ("sleeper", str), ("qemus", str)])):
+        p = sub.add_parser(name)
+        for argument, kind in arguments:
+            p.add_argument(argument, type=kind)
+        p.set_defaults(func=func)
     args = parser.parse_args()
     trees.choose_tree(script, installed)
     args.func(args)

@@ -35,11 +35,13 @@ class Progress:
 DEGRADED = "clocks now served by the system call"
 
 
-def run(command, what, attempts=3):
-    """COMMAND's standard output; a run the timekeeper failed in (a machine
-    too busy to schedule it) is discarded and made again."""
+def run(command, what, attempts=3, env=None):
+    """COMMAND's standard output (in ENV, default ours); a run the
+    timekeeper failed in (a machine too busy to schedule it) is discarded
+    and made again."""
     for attempt in range(1, attempts + 1):
-        p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        p = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           env=env)
         if p.returncode != 0:
             die(f"{what} failed (status {p.returncode}): {(p.stdout + p.stderr).strip()[-2000:]}")
         degraded = next((line for line in p.stderr.splitlines() if DEGRADED in line), None)

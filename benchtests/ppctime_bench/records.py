@@ -15,6 +15,18 @@ LINUX = "linux-6.1"
 SYSROOT_GLIBC = "ppctime+sysroot-glibc"
 
 
+def qemu_config(who, version, served=None):
+    """The qemu suite's configs: who ran (plain, ppctime-run), under which
+    QEMU, and as root which timekeeper served the launch."""
+    return " ".join([who, f"qemu-{version}"] + ([served] if served else []))
+
+
+def parse_qemu_config(config):
+    """qemu_config's (who, version, served)."""
+    words = config.split()
+    return words[0], words[1][len("qemu-"):], words[2] if len(words) > 2 else None
+
+
 def record(suite, target, config, entry, clock, metric, unit, value, exact, rep=0):
     return {"suite": suite, "target": target, "config": config, "entry": entry,
             "clock": clock, "metric": metric, "unit": unit, "value": value,

@@ -9,12 +9,52 @@ import os
 from . import die
 from .charts import chart_insns, chart_seeds, chart_speedup
 from .machine import machine_lines, read_machine
+from .qemu import read_notes
 from .records import read_records, validator
-from .tables import (Results, keeper_cpu_bound, seed_rows, summary_rows, table_generic, table_glibc,
-                     table_insns, table_seeds, table_summary, table_timings)
+from .tables import (SERVED, Results, keeper_cpu_bound, seed_rows, summary_rows, table_generic,
+                     table_glibc, table_insns, table_qemu_clock, table_qemu_startup, table_seeds,
+                     table_summary, table_timings)
 
 # The suites with tables of their own; any other gets table_generic's.
-KNOWN_SUITES = ("insns", "timings", "glibc")
+KNOWN_SUITES = ("insns", "timings", "glibc", "qemu")
+
+
+def qemu_lines(res, t, notes):
+    """The qemu suite's section: the QEMUs by version, or why one is
+    missing; start-up and clock_gettime under each; start-up as root."""
+    if not notes:
+        return [f"(no qemu-{t}.json: which QEMUs these are, and what was not measured, "
+                "is unknown)", "", table_qemu_startup(res, t, "start-up"),
+                table_qemu_clock(res, t), table_qemu_startup(res, t, "start-up as root")]
+    rounds = notes["rounds"]
+    md = [f"- QEMU {q['version']}: `{q['line']}` ({q['path']})" for q in notes["qemus"]]
+    if notes["qemu10_why"]:
+        md.append(f"- QEMU 10: not measured: {notes['qemu10_why']}")
+    md += ["", "Start-up of a program that reads the clock and exits, plain QEMU against",
+           "ppctime-run with a daemon of the benchmark's own already running, "
+           f"{rounds['start-up']} rounds,",
+           "the launches taking turns, each round begun by another; the ratio is each",
+           "round's ppctime-run over its plain QEMU, median [interquartile range].", "",
+           table_qemu_startup(res, t, "start-up"),
+           f"clock_gettime(CLOCK_MONOTONIC), ns per call (vdsotest, {notes['vdsotest_seconds']:g} s "
+           f"a loop, {rounds['clock_gettime']} rounds):",
+           "`entry`: syscall(2) under plain QEMU against the vDSO's entry called directly",
+           "under ppctime-run; `libc`: the C library's clock_gettime under each (under",
+           "plain QEMU 10 through QEMU's own vDSO, which makes the system call).", "",
+           table_qemu_clock(res, t),
+           f"Start-up as root without systemd, {rounds['start-up as root']} rounds: root in a "
+           "user, mount and network",
+           "namespace of its own (`unshare -Urmn`), a fresh tmpfs on /run, neither",
+           "XDG_RUNTIME_DIR nor PPCTIME_TIMEKEEPERD: a launch gets what the machine's",
+           "daemon under /run/ppctime gives, started on demand, or keeps a timekeeper of",
+           "its own; `timekeeper`: what `ppctime-run -v` said served each launch.", ""]
+    if notes["root_why"]:
+        md += [f"Not measured: {notes['root_why']}", ""]
+    else:
+        md += [f"The first launch, not timed, was served by "
+               f"{SERVED.get(notes['root_first'], notes['root_first'])}.", "",
+               table_qemu_startup(res, t, "start-up as root")]
+    return md + [f"All of it took {notes['seconds']:.0f} s.", ""]
 
 
 def command_render(args):
@@ -76,6 +116,8 @@ def command_render(args):
                    "validate_benchout.py), timebase ticks per call, mean over each run's",
                    f"iterations, median [spread] over the runs; glibc's compare_bench.py: "
                    f"[compare_bench-{t}.txt](compare_bench-{t}.txt).", "", table_glibc(res, t)]
+        if res.calls("qemu", t):
+            md += ["### Each QEMU", ""] + qemu_lines(res, t, read_notes(args.out, t))
         for suite in sorted({k[0] for k in res.figures if k[1] == t} - set(KNOWN_SUITES)):
             md += [f"### {suite}", "", table_generic(res, suite, t)]
             if suite == "timekeeper":

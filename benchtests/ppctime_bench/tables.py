@@ -4,7 +4,7 @@ and the rows the charts and the summary JSON share with them."""
 
 import re
 
-from .records import LINUX, SYSROOT_GLIBC
+from .records import LINUX, SYSROOT_GLIBC, parse_qemu_config, qemu_config
 from .stats import aggregate, compare, is_control, number
 from .trees import seed_design, seed_names
 
@@ -242,3 +242,62 @@ def table_generic(res, suite, t):
         for m in metrics]
     return md_table(header, [[e, c or "-", cfg] + [cells[m].cell() if m in cells else "-" for m in metrics]
                              for (e, c, cfg), cells in rows.items()])
+
+
+# The issue's goal for start-up as root without systemd, where the
+# machine's daemon is started on demand: at most this times plain QEMU's.
+ROOT_STARTUP_GOAL = 1.2
+SERVED = {"daemon": "the machine's daemon, found", "private-keeper": "a private timekeeper",
+          "daemon-started": "the machine's daemon, started", "unknown": "unknown (-v said neither)"}
+
+
+def qemu_versions(res, t):
+    """The QEMUs the qemu suite measured on T, in the order measured."""
+    return list(dict.fromkeys(parse_qemu_config(k[4])[1] for k in res.figures
+                              if k[0] == "qemu" and k[1] == t))
+
+
+def ratio_cell(figure):
+    return f"{figure.median:.2f}x [{figure.low:.2f}..{figure.high:.2f}]" if figure else "-"
+
+
+def table_qemu_startup(res, t, entry):
+    """Start-up per QEMU and, as root, per timekeeper that served:
+    plain QEMU, ppctime-run and each round's ratio, medians [spreads]."""
+    rows = []
+    for version in qemu_versions(res, t):
+        plain = res.get("qemu", t, entry, None, qemu_config("plain", version), "wall_ms")
+        for k, f in res.figures.items():
+            if k[:3] != ("qemu", t, entry) or k[5] != "wall_ms":
+                continue
+            who, v, served = parse_qemu_config(k[4])
+            if v != version or who == "plain":
+                continue
+            ratio = res.get("qemu", t, entry, None, k[4], "vs_plain_qemu")
+            row = [version, plain.cell() if plain else "-", f.cell(), ratio_cell(ratio)]
+            if served:
+                met = ratio and ratio.median <= ROOT_STARTUP_GOAL
+                row[1:1] = [f"{SERVED.get(served, served)} ({len(f.values)} runs)"]
+                row.append("met" if met else "NOT met")
+            rows.append(row)
+    header = ["QEMU", "plain QEMU, ms", "ppctime-run, ms", "ppctime-run / plain"]
+    if entry != "start-up":
+        header[1:1] = ["timekeeper"]
+        header.append(f"goal <= {ROOT_STARTUP_GOAL}x")
+    return md_table(header, rows)
+
+
+def table_qemu_clock(res, t):
+    """clock_gettime per QEMU: the system call under plain QEMU against the
+    vDSO entry under ppctime-run, and the C library's under each."""
+    rows = []
+    for version in qemu_versions(res, t):
+        for metric, via, names in (("ns_per_call", "entry", ("syscall(2)", "vDSO")),
+                                   ("ns_per_call_libc", "libc", ("libc", "libc"))):
+            plain, vdso = (res.get("qemu", t, "clock_gettime", "MONOTONIC",
+                                   qemu_config(who, version), metric)
+                           for who in ("plain", "ppctime-run"))
+            cmp = compare(vdso, plain, metric)
+            rows.append([version, via, f"{names[0]} {plain.cell()}" if plain else "-",
+                         f"{names[1]} {vdso.cell()}" if vdso else "-", cmp.cell() if cmp else "-"])
+    return md_table(["QEMU", "via", "plain QEMU, ns", "ppctime-run, ns", "speedup"], rows)

@@ -66,6 +66,18 @@ class BuildTree:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         return (p.stdout.strip(), None) if p.returncode == 0 else (None, p.stderr.strip())
 
+    def qemu10_dir(self):
+        """QEMU 10's qemu-user, as make check fetches it (make qemu10-fetch,
+        tests/qemu10.mk): the directory of its QEMUs, or None and why."""
+        if os.path.exists("tests/qemu10/version"):
+            return os.path.abspath("tests/qemu10/root/usr/bin"), None
+        try:
+            with open("tests/qemu10/why") as f:
+                why = f.read().strip().splitlines()[-1]
+        except (OSError, IndexError):
+            why = "not fetched (make qemu10-fetch)"
+        return None, why
+
     def linux_image(self, description):
         path = f"linux-vdso/{description['image']}.so"
         return path if os.path.exists(path) else None
@@ -114,6 +126,9 @@ class InstalledTree(BuildTree):
                for t in self.targets):
             return "/usr/bin", None
         return None, "qemu-user-static is not installed"
+
+    def qemu10_dir(self):
+        return None, "QEMU 10 is fetched into a build tree (make bench there)"
 
     def linux_image(self, description):
         return None
