@@ -19,7 +19,8 @@ preload/ppctime-qemu-preload.so: $(PRELOAD_OBJS)
 # The host vDSO: freestanding, as the kernel's (no C library, no stack
 # protector, no unwind tables), its entries the only symbols seen, laid
 # out as one segment, and checked to be that and to need no relocation,
-# which no one would apply.
+# which no one would apply.  No soname: no one links with it, and a
+# library's name would make it one to ldconfig and lintian.
 HOST_VDSO_OBJS = preload/host-vdso/host-vdso.o preload/host-vdso/guest_clock.o
 preload/host-vdso/%.o: $(srcdir)/preload/%.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
@@ -32,8 +33,7 @@ DEPDIRS += preload/host-vdso
 preload/ppctime-host-vdso.so: $(HOST_VDSO_OBJS) $(srcdir)/preload/host-vdso.lds \
 		$(srcdir)/preload/host-vdso.ver
 	$(quiet) LD $@
-	$(Q)$(CC) $(HOST_CFLAGS) -shared -nostdlib -Wl,-soname,linux-vdso.so.1 \
-		-Wl,--hash-style=both -Wl,-T,$(srcdir)/preload/host-vdso.lds \
+	$(Q)$(CC) $(HOST_CFLAGS) -shared -nostdlib -Wl,--hash-style=both -Wl,-T,$(srcdir)/preload/host-vdso.lds \
 		-Wl,--version-script=$(srcdir)/preload/host-vdso.ver \
 		-Wl,--no-undefined -Wl,-z,noexecstack -o $@.tmp $(filter %.o,$^)
 	$(Q)if readelf -rW $@.tmp | grep -q 'Relocation section' || \
