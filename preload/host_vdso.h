@@ -21,10 +21,8 @@
 
 #define HOST_VDSO_NAME		"ppctime-host-vdso.so"
 #define HOST_VDSO_PARAMS_SIZE	4096
-#define HOST_VDSO_MAGIC		0x6f7364762d747070ull	/* "ppt-vdso" */
 
 struct host_vdso_params {
-	uint64_t magic;			/* HOST_VDSO_MAGIC once written */
 	struct guest_clock guest;	/* guest.page NULL: the host's clocks */
 };
 

@@ -106,23 +106,15 @@ static int read_part(struct part *p, const char *path, char *err, size_t errlen)
 	return 0;
 }
 
-static Elf64_Phdr phdr_of(const struct part *p, size_t i)
-{
-	Elf64_Phdr ph;
-
-	memcpy(&ph, p->buf + p->elf.phoff + i * sizeof(ph), sizeof(ph));
-	return ph;
-}
-
 /* A host program to load: one userland_exec() can enter, as QEMU is
- * (phdr_of() may then read its program headers). */
+ * (userland_phdr() may then read its program headers). */
 static int check_static_pie(struct part *p, char *err, size_t errlen)
 {
 	char why[128];
 
 	if (elf_file_parse_header(&p->elf, p->buf, p->len, why, sizeof(why)) < 0)
 		return fail(err, errlen, "%s: %s", p->path, why);
-	return userland_check(&p->elf, p->buf, p->len, p->path, err, errlen);
+	return userland_check(&p->elf, p->path, err, errlen);
 }
 
 /* The file offset of the handler's bundle header, in its first segment. */
@@ -131,7 +123,7 @@ static int find_header(const struct part *h, uint64_t *offset, char *err, size_t
 	Elf64_Phdr first = { .p_type = PT_NULL };
 
 	for (size_t i = 0; i < h->elf.phnum; i++) {
-		Elf64_Phdr seg = phdr_of(h, i);
+		Elf64_Phdr seg = userland_phdr(&h->elf, i);
 		/* Notes are padded as their segment is aligned (4 or 8). */
 		uint64_t align = seg.p_align == 8 ? 8 : 4;
 
@@ -171,7 +163,7 @@ static uint64_t span(const struct part *p, uint64_t *align)
 	uint64_t end = 0;
 
 	for (size_t i = 0; i < p->elf.phnum; i++) {
-		Elf64_Phdr ph = phdr_of(p, i);
+		Elf64_Phdr ph = userland_phdr(&p->elf, i);
 
 		if (ph.p_type != PT_LOAD)
 			continue;
@@ -210,10 +202,10 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 		return -1;
 	/* Mapped whole from its first byte: one segment, as built. */
 	for (size_t k = 1; k < vdso->elf.phnum; k++)
-		if (phdr_of(vdso, k).p_type == PT_LOAD)
+		if (userland_phdr(&vdso->elf, k).p_type == PT_LOAD)
 			return fail(err, errlen, "%s: more than one PT_LOAD", vdso->path);
 	for (size_t k = 0; k < q->elf.phnum; k++)
-		q_loads += phdr_of(q, k).p_type == PT_LOAD;
+		q_loads += userland_phdr(&q->elf, k).p_type == PT_LOAD;
 	if (h->elf.phnum + q_loads + 3 > BUNDLE_MAX_PHDRS)
 		return fail(err, errlen, "%s and %s: too many program headers", h->path, q->path);
 	if (strlen(target) >= sizeof(hdr.target))
@@ -238,10 +230,10 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 	total = v_off + HOST_VDSO_PARAMS_SIZE + vdso->len;
 
 	for (size_t i = 0; i < h->elf.phnum; i++)
-		if (phdr_of(h, i).p_type == PT_LOAD)
+		if (userland_phdr(&h->elf, i).p_type == PT_LOAD)
 			last_load = i;
 	for (size_t i = 0; i < h->elf.phnum; i++) {
-		Elf64_Phdr ph = phdr_of(h, i);
+		Elf64_Phdr ph = userland_phdr(&h->elf, i);
 
 		if (ph.p_type == PT_PHDR) {
 			ph.p_offset = ph.p_vaddr = hdr_off + offsetof(struct bundle_header, phdrs);
@@ -252,7 +244,7 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 			continue;
 		/* PT_LOADs in ascending order, QEMU's and the payload's last. */
 		for (size_t k = 0; k < q->elf.phnum; k++) {
-			Elf64_Phdr qp = phdr_of(q, k);
+			Elf64_Phdr qp = userland_phdr(&q->elf, k);
 
 			if (qp.p_type != PT_LOAD)
 				continue;

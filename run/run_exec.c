@@ -241,9 +241,7 @@ void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, i
 	if (page == MAP_FAILED)
 		refuse("cannot map the vDSO data pages: %s", strerror(errno));
 	p = (void *)(q->host_vdso - HOST_VDSO_PARAMS_SIZE);
-	*p = (struct host_vdso_params){
-		.magic = HOST_VDSO_MAGIC, .guest = { .page = page, .target = t->tk_target },
-	};
+	*p = (struct host_vdso_params){ .guest = { .page = page, .target = t->tk_target } };
 	if (mprotect(p, HOST_VDSO_PARAMS_SIZE, PROT_READ) < 0)
 		refuse("cannot seal the host vDSO's parameters: %s", strerror(errno));
 }

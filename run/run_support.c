@@ -111,13 +111,15 @@ const char *find_qemu(const struct target *t, const char *choice)
 	if (slash && access(t->qemu, X_OK) == 0)
 		return t->qemu;
 	/* qemu-user's name, else qemu-user-static's. */
-	for (const char *suffix = ""; suffix; suffix = *suffix ? NULL : "-static") {
-		for (const char *d = dirs; d && *d; d += strcspn(d, ":") + (d[strcspn(d, ":")] == ':')) {
+	for (int s = 0; s < 2; s++) {
+		for (const char *d = dirs; d && *d;) {
 			int len = strcspn(d, ":");
 
-			if (len && snprintf(path, sizeof(path), "%.*s/%s%s", len, d, name, suffix) <
-				   (int)sizeof(path) && access(path, X_OK) == 0)
+			if (len && snprintf(path, sizeof(path), "%.*s/%s%s", len, d, name,
+					    s ? "-static" : "") < (int)sizeof(path) &&
+			    access(path, X_OK) == 0)
 				return path;
+			d += len + (d[len] == ':');
 		}
 	}
 	refuse("%s not found: install the Debian package qemu-user", name);

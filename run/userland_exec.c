@@ -39,16 +39,7 @@ static const unsigned long kept[] = {
 #define ALIGN_DOWN(x, a)	((x) & ~((uint64_t)(a) - 1))
 #define ALIGN_UP(x, a)		ALIGN_DOWN((x) + (a) - 1, a)
 
-static Elf64_Phdr phdr_of(const struct elf_file *f, const unsigned char *buf, size_t i)
-{
-	Elf64_Phdr ph;
-
-	memcpy(&ph, buf + f->phoff + i * sizeof(ph), sizeof(ph));
-	return ph;
-}
-
-int userland_check(const struct elf_file *f, const unsigned char *buf, size_t len,
-		   const char *path, char *err, size_t errlen)
+int userland_check(const struct elf_file *f, const char *path, char *err, size_t errlen)
 {
 	uint64_t page = sysconf(_SC_PAGESIZE);
 	struct elf_segment seg;
@@ -59,7 +50,7 @@ int userland_check(const struct elf_file *f, const unsigned char *buf, size_t le
 		return fail(err, errlen, "%s: not an x86-64 static PIE", path);
 	for (size_t i = 0; i < f->phnum; i++) {
 		if (elf_file_program_header(f, i, &seg) < 0 ||
-		    (seg.type == PT_LOAD && (!elf_fits(seg.offset, seg.filesz, len) ||
+		    (seg.type == PT_LOAD && (!elf_fits(seg.offset, seg.filesz, f->len) ||
 					     seg.filesz > seg.memsz ||
 					     seg.vaddr % page != seg.offset % page)))
 			return fail(err, errlen, "%s: program header %zu out of the file", path, i);
@@ -67,7 +58,7 @@ int userland_check(const struct elf_file *f, const unsigned char *buf, size_t le
 			return fail(err, errlen, "%s: dynamically linked, not a static PIE", path);
 	}
 	/* The program finds its headers where AT_PHDR says: mapped with it. */
-	if (!f->phnum || (first = phdr_of(f, buf, 0)).p_type != PT_LOAD || first.p_offset ||
+	if (!f->phnum || (first = userland_phdr(f, 0)).p_type != PT_LOAD || first.p_offset ||
 	    first.p_vaddr || f->phoff + f->phnum * sizeof(Elf64_Phdr) > first.p_filesz)
 		return fail(err, errlen, "%s: its program headers are not in its first segment",
 			    path);
@@ -122,10 +113,10 @@ const unsigned char *userland_map(int fd, const char *path, size_t below, char *
 		fail(err, errlen, "%s: %s", path, why);
 		goto out;
 	}
-	if (userland_check(&f, file, st.st_size, path, err, errlen) < 0)
+	if (userland_check(&f, path, err, errlen) < 0)
 		goto out;
 	for (size_t i = 0; i < f.phnum; i++) {
-		Elf64_Phdr ph = phdr_of(&f, file, i);
+		Elf64_Phdr ph = userland_phdr(&f, i);
 
 		if (ph.p_type != PT_LOAD)
 			continue;
@@ -153,7 +144,7 @@ const unsigned char *userland_map(int fd, const char *path, size_t below, char *
 		base = NULL;
 	}
 	for (size_t i = 0; i < f.phnum && base; i++) {
-		Elf64_Phdr ph = phdr_of(&f, file, i);
+		Elf64_Phdr ph = userland_phdr(&f, i);
 
 		if (ph.p_type == PT_LOAD && map_segment(fd, base, &ph, page) < 0) {
 			fail(err, errlen, "cannot map %s: %s", path, strerror(errno));

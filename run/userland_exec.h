@@ -12,18 +12,28 @@
 #ifndef PPCTIME_USERLAND_EXEC_H
 #define PPCTIME_USERLAND_EXEC_H
 
+#include <elf.h>
 #include <stddef.h>
+#include <string.h>
 
-struct elf_file;
+#include "elf_file.h"
 
 /*
- * Whether f, the ELF header of the whole file buf (len bytes, named path),
- * is a program userland_exec() can enter: an x86-64 static PIE whose
- * PT_LOADs lie in the file and whose program headers its first segment
- * maps at address 0.  0, or -1 with why in err.
+ * Whether f, holding a whole file (named path), is a program
+ * userland_exec() can enter: an x86-64 static PIE whose PT_LOADs lie in
+ * the file and whose program headers its first segment maps at address
+ * 0.  0, or -1 with why in err.
  */
-int userland_check(const struct elf_file *f, const unsigned char *buf, size_t len,
-		   const char *path, char *err, size_t errlen);
+int userland_check(const struct elf_file *f, const char *path, char *err, size_t errlen);
+
+/* Program header i of f, once userland_check() has passed it. */
+static inline Elf64_Phdr userland_phdr(const struct elf_file *f, size_t i)
+{
+	Elf64_Phdr ph;
+
+	memcpy(&ph, f->buf + f->phoff + i * sizeof(ph), sizeof(ph));
+	return ph;
+}
 
 /*
  * Map the static PIE open on fd (named path) as exec would, at an address

@@ -35,17 +35,11 @@ if [ "${PPCTIME_CHROOT_TEST:-}" != inside ]; then
 		skip_all "no user and mount namespaces here (unshare -Urm failed)"
 	err=$(unshare -Urm mount -t binfmt_misc binfmt_misc "$misc" 2>&1) ||
 		skip_all "no binfmt_misc of a user namespace's own here (Linux 6.7 or later): $err"
-	qemus=
-	for t in $TARGETS; do
-		eval "qemus=\"\$qemus \$QEMU_$t\""
-	done
 	# QEMU 10's qemu-user is static already (make check's QEMU 10 pass).
 	if [ -d "${PPCTIME_QEMU-}" ]; then
 		static=$PPCTIME_QEMU
 	else
-		# shellcheck disable=SC2086
-		static=$(sh "$srcdir/tests/qemu-user-static.sh" \
-			"$top_builddir/tests/qemu-user-static" $qemus 2>&1) || skip_all "$static"
+		static=$(static_qemus 2>&1) || skip_all "$static"
 	fi
 	exec env PPCTIME_CHROOT_TEST=inside PPCTIME_CHROOT_QEMU="$static" \
 		top_builddir="$top_builddir" srcdir="$srcdir" unshare -Urm sh "$0"

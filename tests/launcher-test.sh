@@ -954,13 +954,7 @@ check_usage
 check_option_values
 check_preload_alone
 check_qemu_choice "${TARGETS%% *}" "$probes/launcher-probe-static-${TARGETS%% *}"
-qemus=
-for t in $TARGETS; do
-	eval "qemus=\"\$qemus \$QEMU_$t\""
-done
-# shellcheck disable=SC2086
-static_qemus=$(sh "$srcdir/tests/qemu-user-static.sh" "$top_builddir/tests/qemu-user-static" \
-	$qemus 2>"$work/why") || static_qemus=
+static_qemus=$(static_qemus 2>"$work/why") || static_qemus=
 static_qemus_why=$(cat "$work/why")
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t

@@ -44,6 +44,16 @@ make_work() {
 	at_exit 'rm -rf --one-file-system "$work"'
 }
 
+# static_qemus: the directory of Debian's static QEMUs of every target
+# (tests/qemu-user-static.sh), or why on stderr and status 1.
+static_qemus() {
+	set --
+	for t in $TARGETS; do
+		eval "set -- \"\$@\" \"\$QEMU_$t\""
+	done
+	sh "$srcdir/tests/qemu-user-static.sh" "$top_builddir/tests/qemu-user-static" "$@"
+}
+
 # vdso_image TARGET: the vDSO image ppctime-run maps by default for TARGET.
 vdso_image() { eval echo "\$IMAGE_$1.so"; }
 

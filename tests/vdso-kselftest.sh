@@ -35,6 +35,12 @@ echo "QEMU: ${PPCTIME_QEMU:-the one configure found}"
 echo "Linux 6.1's vdso_test_gettimeofday and vdso_test_getcpu look up x86 names (__vdso_*):" \
 	"they SKIP on powerpc under Linux too"
 
+# One CPU for every run: vdso_test_correctness orders system calls and
+# vDSO calls, which read the timebase (the host's TSC) on whatever CPU
+# runs them, and a host that does not keep time with its TSCs (kvm-clock,
+# hyperv) need not keep them in step across CPUs.
+cpu=$(sed -n 's/^Cpus_allowed_list:[[:space:]]*\([0-9]*\).*/\1/p' /proc/self/status)
+
 # launch_prog PROGRAM [NAME=VALUE...]: PROGRAM under ppctime-run, with
 # those in its environment, within the time limit ($status 124 when it
 # did not end).
@@ -42,8 +48,8 @@ launch_prog() {
 	prog=$1
 	shift
 	status=0
-	timeout "$time_limit" env "$@" "$run" "$prog" >"$work/out" 2>"$work/err" </dev/null ||
-		status=$?
+	timeout "$time_limit" env "$@" taskset -c "$cpu" "$run" "$prog" >"$work/out" \
+		2>"$work/err" </dev/null || status=$?
 }
 
 # skip_reason: the last line a program that said SKIP printed.
