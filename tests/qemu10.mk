@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# make check's second QEMU: the tests of ppctime-run, the daemon, binfmt,
-# the chroot handler and the guest's vDSO run again with QEMU 10, whose
-# qemu-user is static (Debian 13's; Debian 12's bookworm-backports).  The
+# The second QEMU: the tests of ppctime-run, the daemon, binfmt, the
+# chroot handler and the guest's vDSO run again with QEMU 10, whose
+# qemu-user is static (Debian 13's; Debian 12's bookworm-backports):
+# 'make check' the launcher's, binfmt's and Linux's vDSO selftests, which
+# cover the static path end to end; 'make check-all' the rest too.  The
 # package is fetched by name from QEMU10_SUITE of the machine's own Debian
 # archive (build-aux/fetch-deb: a private apt list, nothing installed)
 # into tests/qemu10/root, once; each test runs as
@@ -9,8 +11,9 @@
 # its QEMUs, or says SKIP and why where the package cannot be had.
 
 QEMU10_SUITE = bookworm-backports
-QEMU10_TESTS = launcher-test timekeeperd-test binfmt-test chroot-test vdso-guest-test vdso-kselftest
-QEMU10_WRAPPERS = $(QEMU10_TESTS:%=tests/qemu10/%-qemu10.sh)
+QEMU10_TESTS = launcher-test binfmt-test vdso-kselftest
+QEMU10_ALL_TESTS = timekeeperd-test chroot-test vdso-guest-test
+qemu10_wrappers = $(1:%=tests/qemu10/%-qemu10.sh)
 
 # fetch-deb fetches nothing while tests/qemu10/version names the package;
 # an archive that cannot be reached (status 2) leaves why for the tests.
@@ -26,7 +29,9 @@ tests/qemu10/%-qemu10.sh: Makefile
 	$(Q)printf '#!/bin/sh\nexec "%s/tests/qemu10-test.sh" %s\n' '$(srcdir)' '$*' >$@
 	$(Q)chmod +x $@
 
-TESTS += $(QEMU10_WRAPPERS)
-CHECK_DEPS += qemu10-fetch $(QEMU10_WRAPPERS)
+TESTS += $(call qemu10_wrappers,$(QEMU10_TESTS))
+CHECK_DEPS += qemu10-fetch $(call qemu10_wrappers,$(QEMU10_TESTS))
+CHECK_ALL_TESTS += $(call qemu10_wrappers,$(QEMU10_ALL_TESTS))
+CHECK_ALL_DEPS += $(call qemu10_wrappers,$(QEMU10_ALL_TESTS))
 CLEANFILES += tests/qemu10
 .PHONY: qemu10-fetch
