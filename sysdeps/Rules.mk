@@ -1,26 +1,38 @@
 # SPDX-License-Identifier: GPL-2.0
-# The glibc 2.36 sysroots, one per target: sysroot/TRIPLET/, glibc built by
-# sysdeps/build-glibc from GLIBC_SOURCE with the series made from ppctime's
-# sysdeps/ overlay (patches/glibc-2.36, patches/Rules.mk) applied to it
-# (sysdeps/README.md).  'make sysroot' builds them; 'make check'
-# builds them and runs glibc's own time tests in them (check-glibc) and
-# ppctime's tests against them (tests/glibc/).
+# The glibc sysroots, one per target: sysroot/TRIPLET/, glibc built by
+# sysdeps/build-glibc from GLIBC_SOURCE with the series of its version made
+# from ppctime's sysdeps/ overlay (patches/glibc-GLIBC_VERSION,
+# patches/Rules.mk) applied to it (sysdeps/README.md).  'make sysroot'
+# builds them; 'make check' builds them and runs glibc's own time tests in
+# them (check-glibc) and ppctime's tests against them (tests/glibc/).
+# 'make check-all' also builds them from every other version with a series,
+# sysroot-VERSION/TRIPLET/ (patches/glibc-sources.mk: where each comes
+# from), and runs tests/glibc/sysroot-test.sh against those.
 
 glibc_overlay = $(srcdir)/sysdeps
 SYSROOTS = $(foreach t,$(TARGETS),sysroot/$(TRIPLET_$(t)))
+# The other versions' sysroots (check-all).
+GLIBC_OTHER_VERSIONS = $(filter-out $(GLIBC_VERSION),$(GLIBC_SERIES_VERSIONS))
+OTHER_SYSROOTS = $(foreach v,$(GLIBC_OTHER_VERSIONS),$(foreach t,$(TARGETS),sysroot-$(v)/$(TRIPLET_$(t))))
 
-# The stamp stands for a finished build and install; build-glibc itself
-# decides what in glibc needs redoing.  '+': glibc's make shares our job
-# slots.
-ifneq ($(GLIBC_SOURCE),)
+# glibc_rules TARGET VERSION SOURCE SUFFIX: sysroot$(SUFFIX)/TRIPLET from
+# glibc VERSION's SOURCE and series.  The stamp stands for a finished build
+# and install; build-glibc itself decides what in glibc needs redoing.
+# '+': glibc's make shares our job slots.
 define glibc_rules
-sysroot/$(TRIPLET_$(1)).stamp: $(GLIBC_PATCHES) $(glibc_overlay)/build-glibc $(GLIBC_SOURCE)
-	+$(Q)$(glibc_overlay)/build-glibc $(1) $(TRIPLET_$(1)) $(GLIBC_SOURCE) $(patches_src)/glibc-2.36
+sysroot$(4)/$(TRIPLET_$(1)).stamp: $(call glibc_patches,$(2)) $(glibc_overlay)/build-glibc $(3)
+	+$(Q)$(glibc_overlay)/build-glibc $(1) $(TRIPLET_$(1)) $(3) $(patches_src)/glibc-$(2) $(4)
 	$(Q)touch $$@
 endef
-$(foreach t,$(TARGETS),$(eval $(call glibc_rules,$(t))))
+ifneq ($(GLIBC_SOURCE),)
+$(foreach t,$(TARGETS),$(eval $(call glibc_rules,$(t),$(GLIBC_VERSION),$(GLIBC_SOURCE),)))
+$(foreach v,$(GLIBC_OTHER_VERSIONS),$(foreach t,$(TARGETS),\
+	$(eval $(call glibc_rules,$(t),$(v),$(call glibc_pristine,$(v)),-$(v)))))
+# The fetched tarballs come from glibc-fetch; order only, as its recipe
+# always runs.
+$(foreach v,$(GLIBC_FETCHED),$(call glibc_fetched_tarball,$(v))): | glibc-fetch
 else
-$(addsuffix .stamp,$(SYSROOTS)):
+$(addsuffix .stamp,$(SYSROOTS) $(OTHER_SYSROOTS)):
 	$(Q)echo "$@: configured --without-glibc-source: no sysroots" \
 		"(configure --with-glibc-source=TARBALL|DIR, Debian package glibc-source)" >&2
 	$(Q)exit 1
@@ -40,6 +52,33 @@ check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
 
 CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
 TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
+
+# make check's proof of the upstream series within CI's time (a sysroot
+# is minutes of both cores a target): glibc GLIBC_PROOF_VERSION configured for
+# each target and the objects its series changes compiled, patch by patch
+# (tests/glibc/series-compile.sh), as tests/glibc-VERSION/series-compile.sh.
+GLIBC_PROOF_VERSION = 2.43
+GLIBC_PROOF_TEST = tests/glibc-$(GLIBC_PROOF_VERSION)/series-compile.sh
+$(GLIBC_PROOF_TEST): Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)printf '#!/bin/sh\nexec "%s/tests/glibc/series-compile.sh" %s "%s"\n' '$(srcdir)' \
+		$(GLIBC_PROOF_VERSION) '$(call glibc_pristine,$(GLIBC_PROOF_VERSION))' >$@
+	$(Q)chmod +x $@
+ifneq ($(GLIBC_SOURCE),)
+TESTS += $(GLIBC_PROOF_TEST)
+CHECK_DEPS += $(GLIBC_PROOF_TEST)
+endif
+
+# check-all: tests/glibc/sysroot-test.sh against each other version's
+# sysroots, as tests/glibc-VERSION/sysroot-test.sh.
+OTHER_SYSROOT_TESTS = $(GLIBC_OTHER_VERSIONS:%=tests/glibc-%/sysroot-test.sh)
+tests/glibc-%/sysroot-test.sh: Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)printf '#!/bin/sh\nPPCTIME_SYSROOTS=sysroot-%s exec "%s/tests/glibc/sysroot-test.sh"\n' \
+		'$*' '$(srcdir)' >$@
+	$(Q)chmod +x $@
+CHECK_ALL_TESTS += $(OTHER_SYSROOT_TESTS)
+CHECK_ALL_DEPS += $(OTHER_SYSROOT_TESTS) $(if $(GLIBC_SOURCE),$(addsuffix .stamp,$(OTHER_SYSROOTS)))
 # The sysroots built, installed as they are in the build tree: sysroot/T/
 # and its compiler wrappers sysroot/T-gcc and T-g++ (which find the sysroot
 # beside themselves) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, -g++, and
@@ -89,7 +128,9 @@ INSTALL_HOOKS += install-sysroots
 UNINSTALL_HOOKS += uninstall-sysroots
 
 glibc_outputs = $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(SYSROOTS)) \
-	$(foreach c,$(SYSROOT_COMPILERS),$(addsuffix -$(c),$(SYSROOTS))) glibc-build glibc-src
+	$(foreach c,$(SYSROOT_COMPILERS),$(addsuffix -$(c),$(SYSROOTS))) glibc-build glibc-src \
+	$(foreach v,$(GLIBC_OTHER_VERSIONS),sysroot-$(v) glibc-build-$(v) glibc-src-$(v)) \
+	$(foreach v,$(GLIBC_SERIES_VERSIONS),tests/glibc-$(v))
 CLEANFILES += $(glibc_outputs)
 MOSTLYCLEAN_KEEPS += $(glibc_outputs)
 

@@ -22,9 +22,12 @@
 #   - tests/glibc/cxx-probe.cc, built by sysroot/TRIPLET-g++ dynamic and
 #     static, reads std::chrono's clocks without a system call, throws and
 #     catches, and runs a thread.
+# PPCTIME_SYSROOTS=sysroot-2.43 tests another glibc version's sysroots
+# (make check-all: sysroot-VERSION/TRIPLET, sysdeps/Rules.mk).
 # Protocol: tests/README.md.
 . "${srcdir:=.}/tests/test-lib.sh"
 run=$top_builddir/run/ppctime-run
+sysroots=${PPCTIME_SYSROOTS:-sysroot}
 probe_src=$srcdir/tests/glibc/sysroot-probe.c
 make_work
 fast_calls=100
@@ -86,7 +89,7 @@ partial_entries() {
 results=0
 for target in $TARGETS; do
 	eval "triplet=\$TRIPLET_$target"
-	if [ ! -f "$top_builddir/sysroot/$triplet.stamp" ] || [ ! -x "$run" ]; then
+	if [ ! -f "$top_builddir/$sysroots/$triplet.stamp" ] || [ ! -x "$run" ]; then
 		results=$((results + 1))
 		continue
 	fi
@@ -101,18 +104,18 @@ plan "$results"
 
 for target in $TARGETS; do
 	eval "triplet=\$TRIPLET_$target"
-	sysroot=$top_builddir/sysroot/$triplet
+	sysroot=$top_builddir/$sysroots/$triplet
 	if [ ! -f "$sysroot.stamp" ]; then
-		skip "sysroot $target" "no sysroot built in $sysroot (make sysroot)"
+		skip "$sysroots $target" "no sysroot built in $sysroot (make sysroot; sysroot-VERSION: make check-all)"
 		continue
 	fi
 	if [ ! -x "$run" ]; then
-		fail "sysroot $target" "$run is not built"
+		fail "$sysroots $target" "$run is not built"
 		continue
 	fi
 
 	for variant in $(variants "$target"); do
-		name="sysroot $target $variant"
+		name="$sysroots $target $variant"
 		flags=
 		case $variant in static*) flags="$flags -static" ;; esac
 		case $variant in *-time64) flags="$flags -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;; esac
@@ -249,7 +252,7 @@ timespec_get: 0 EOVERFLOW"
 	# the vDSO, and Debian's cross libstdc++ and libgcc_s load from the
 	# sysroot.
 	for link in dynamic static; do
-		name="sysroot $target C++ $link"
+		name="$sysroots $target C++ $link"
 		flags=
 		[ $link = dynamic ] || flags=-static
 		probe=$work/cxx-probe-$target-$link

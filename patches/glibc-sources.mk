@@ -1,0 +1,41 @@
+# SPDX-License-Identifier: GPL-2.0
+# Where each glibc version with a series (patches/glibc-VERSION) comes
+# from, pristine: the configured source (GLIBC_SOURCE) for its own
+# version; else Debian 12's glibc-source for 2.36, the overlay's base
+# (this machine's, a Build-Depends); else the glibc-source package of
+# GLIBC_SUITE_VERSION, fetched by name from the machine's own Debian
+# archive (build-aux/fetch-deb: a private apt list, dpkg -x, nothing
+# installed) into glibc-source/VERSION/root, once.  Where it cannot be
+# had, glibc-source/VERSION/why says why, and what needs it SKIPs.
+
+# The version sysdeps/ is written against: the others' series carry its
+# files onto their own by a three-way merge (make-series --overlay-base).
+GLIBC_OVERLAY_BASE = 2.36
+GLIBC_SERIES_VERSIONS = $(sort $(patsubst $(patches_src)/glibc-%/series.json,%,\
+	$(wildcard $(patches_src)/glibc-*/series.json)))
+GLIBC_VERSION := $(if $(GLIBC_SOURCE),$(shell $(srcdir)/sysdeps/glibc-version $(GLIBC_SOURCE)))
+GLIBC_SUITE_2.41 = trixie
+GLIBC_SUITE_2.43 = forky
+GLIBC_FETCHED = $(foreach v,$(GLIBC_SERIES_VERSIONS),$(if $(GLIBC_SUITE_$(v)),$(v)))
+
+# glibc_pristine VERSION: VERSION's pristine tarball (or tree).
+glibc_pristine = $(strip $(if $(filter $(1),$(GLIBC_VERSION)),$(GLIBC_SOURCE),\
+	$(if $(GLIBC_SUITE_$(1)),$(glibc_fetched_tarball),/usr/src/glibc/glibc-$(1).tar.xz)))
+glibc_fetched_tarball = glibc-source/$(1)/root/usr/src/glibc/glibc-$(1).tar.xz
+
+# fetch-deb fetches nothing while glibc-source/VERSION/version names the
+# package; an archive that cannot be reached (status 2) leaves why.
+define glibc_fetch
+	$(Q)$(MKDIR_P) glibc-source/$(1)
+	$(Q)status=0; $(PYTHON) $(srcdir)/build-aux/fetch-deb $(GLIBC_SUITE_$(1)) glibc-source \
+		glibc-source/$(1) 2>glibc-source/$(1)/why || status=$$?; \
+	if [ $$status -eq 0 ]; then rm -f glibc-source/$(1)/why; else cat glibc-source/$(1)/why >&2; fi; \
+	[ $$status -ne 1 ]
+
+endef
+glibc-fetch:
+	$(foreach v,$(filter-out $(GLIBC_VERSION),$(GLIBC_FETCHED)),$(call glibc_fetch,$(v)))
+
+CLEANFILES += glibc-source
+MOSTLYCLEAN_KEEPS += glibc-source
+.PHONY: glibc-fetch
