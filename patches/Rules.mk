@@ -102,7 +102,9 @@ tests/make-series.sh: Makefile $(patches_src)/Rules.mk $(patches_src)/glibc-sour
 	  $(foreach v,$(GLIBC_SERIES_VERSIONS),echo '$(v)$(rparen) echo $(call glibc_pristine,$(v)) ;;';) \
 	  echo 'esac; }'; } >$@
 
-CHECK_DEPS += tests/make-series.sh $(if $(GLIBC_SOURCE),glibc-fetch)
+CHECK_DEPS += tests/make-series.sh
+# The other glibc versions are fetched with the other heavy parts.
+CHECK_GLIBC_DEPS += glibc-fetch
 # The unpacked kernel tree is large: built with the other heavy parts.
 CHECK_GLIBC_DEPS += $(LINUX_UNPACKED)
 TESTS += $(patches_src)/series-test.sh
