@@ -4,9 +4,9 @@
 # ppctime-run, tests/vdso-check, tests/vdso-image-probe and the fuzzer
 # (elf/fuzz.mk) link.
 
-ELF_CPPFLAGS = -I$(srcdir)/elf -I$(srcdir)/include
+ELF_CPPFLAGS = -I$(srcdir)/elf -I$(srcdir)/include -I$(srcdir)/vdso-kernel/include
 VDSO_IMAGE_OBJS = elf/elf_file.o elf/vdso_image.o elf/vdso_dynamic.o elf/vdso_guest_rules.o \
-	elf/vdso_page_size.o
+	elf/vdso_notes.o elf/vdso_page_size.o
 ELF_PROGRAM_OBJS = elf/elf_program.o
 $(eval $(call host_objects,elf,$(ELF_CPPFLAGS)))
 

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <vdso/datapage.h>
+
 /* The names the launcher and the checker look up, and a miss. */
 static const char *const names[] = {
 	"__kernel_clock_gettime", "__kernel_clock_getres", "__kernel_gettimeofday",
@@ -81,16 +83,25 @@ static void walk(const struct vdso_image *img)
 /* The checks ppctime-run makes before a guest runs the image. */
 static void check(const struct vdso_image *img)
 {
+	static const int layouts[] = { VDSO_LAYOUT_6_1, VDSO_LAYOUT_DATASTORE };
 	uint64_t page_size;
 	char err[256];
+	int layout;
 
 	err[0] = '\0';
 	if (vdso_image_check_guest(img, err, sizeof(err)) && !err[0])
 		abort();
 	err[0] = '\0';
-	if (vdso_image_page_size(img, &page_size, err, sizeof(err)) ? !err[0] :
-	    page_size < 4096 || (page_size & (page_size - 1)))
-		abort();	/* a refusal says why, a page size is one */
+	if (vdso_image_layout(img, &layout, err, sizeof(err)) ? !err[0] :
+	    layout != VDSO_LAYOUT_6_1 && layout != VDSO_LAYOUT_DATASTORE)
+		abort();	/* a refusal says why, a layout is one we know */
+	/* The page size by either layout, whatever the notes say. */
+	for (size_t i = 0; i < sizeof(layouts) / sizeof(layouts[0]); i++) {
+		err[0] = '\0';
+		if (vdso_image_page_size(img, layouts[i], &page_size, err, sizeof(err)) ?
+		    !err[0] : page_size < 4096 || (page_size & (page_size - 1)))
+			abort();	/* a refusal says why, a page size is one */
+	}
 }
 
 /* The input as a file elf_program reads. */

@@ -39,35 +39,12 @@ static int check_segments(const struct vdso_image *img, char *err, size_t errlen
  */
 static int check_version_note(const struct vdso_image *img, char *err, size_t errlen)
 {
-	const struct elf_file *elf = &img->elf;
-	static const char name[] = "Linux";
-	struct elf_segment seg;
+	uint32_t version;
 
-	for (size_t i = 0; i < elf->phnum; i++) {
-		const unsigned char *note;
-
-		if (elf_file_program_header(elf, i, &seg) || seg.type != PT_NOTE)
-			continue;
-		note = vdso_image_bytes(img, seg.offset, seg.filesz);
-		if (!note)
-			continue;
-		/* Each note: namesz, descsz, type, then name and desc, 4-aligned. */
-		for (uint64_t at = 0; elf_fits(at, 12, seg.filesz);) {
-			uint64_t namesz = elf_get(elf, note + at, 4);
-			uint64_t descsz = elf_get(elf, note + at + 4, 4);
-			uint64_t name_at = at + 12;
-			uint64_t desc_at = name_at + ((namesz + 3) & ~3ull);
-
-			if (!elf_fits(desc_at, (descsz + 3) & ~3ull, seg.filesz))
-				break;
-			if (namesz == sizeof(name) && descsz == 4 &&
-			    !memcmp(note + name_at, name, sizeof(name)))
-				return 0;
-			at = desc_at + ((descsz + 3) & ~3ull);
-		}
-	}
-	return fail(err, errlen,
-		    "no Linux version note in a PT_NOTE segment (stripped of its .note section?)");
+	if (vdso_image_note_word(img, "Linux", 0, &version))
+		return fail(err, errlen,
+			    "no Linux version note in a PT_NOTE segment (stripped of its .note section?)");
+	return 0;
 }
 
 /* glibc's ld.so asserts the entry sizes (a missing one is a NULL

@@ -6,8 +6,9 @@
  * gives either a parsed image or a message saying what is wrong.
  * vdso_image.c parses the image's headers and sections, vdso_dynamic.c
  * its dynamic section and looks symbols and versions up in it,
- * vdso_guest_rules.c checks what a guest relies on, vdso_page_size.c
- * finds the page size the image was built for.
+ * vdso_guest_rules.c checks what a guest relies on, vdso_notes.c reads
+ * its notes and the data layout they say, vdso_page_size.c finds the page
+ * size the image was built for.
  *
  * Addresses: the vDSO has one PT_LOAD at vaddr 0 and file offset 0, so a
  * symbol value is an offset from the image base (on ppc64 ELFv1 too: vDSO
@@ -168,14 +169,38 @@ void vdso_image_free(struct vdso_image *img);
 int vdso_image_check_guest(const struct vdso_image *img, char *err, size_t errlen);
 
 /*
- * The kernel page size the image was built for, read from its code: the
- * image finds its data page VDSO_NR_PAGES (2) pages below itself, so each
- * "bcl 20,31; mflr" address computation in its executable sections that
- * lands below the image lands in [-2 * page, -page).  Fails unless there
- * is one such computation and all agree.  PT_LOAD's p_align says nothing
- * here: the linker sets 64 KiB on powerpc whatever the kernel's pages.
+ * The data layout the image expects (VDSO_LAYOUT_*, <vdso/datapage.h>),
+ * from its notes: ppctime's layout note where it has one (ppctime's
+ * images); else, Linux's own image, the release its version note says:
+ * before 6.12 Linux 6.1's layout, from 6.17 on the datastore's.  Fails
+ * for a layout note naming a layout this reader does not know, a Linux
+ * release between (6.12 to 6.16: layouts ppctime does not write), or an
+ * image with neither note.
  */
-int vdso_image_page_size(const struct vdso_image *img, uint64_t *page_size,
+int vdso_image_layout(const struct vdso_image *img, int *layout,
+		      char *err, size_t errlen);
+
+/*
+ * The 4-byte desc, in host byte order, of the first note called name of
+ * that type in a PT_NOTE segment: 0, or -1 if there is none.
+ */
+int vdso_image_note_word(const struct vdso_image *img, const char *name,
+			 uint32_t type, uint32_t *word);
+
+/*
+ * The kernel page size the image was built for, read from its code: the
+ * image finds its data pages, the layout's nr_pages of them
+ * (vdso_layout.h), below itself, so each "bcl 20,31; mflr" address
+ * computation in its executable sections that lands below the image lands
+ * in one of them, the deepest (the time data, which every image reads) in
+ * the first: between nr_pages - 1 and nr_pages pages below, which gives
+ * the page size.  Fails unless there is such a computation and every
+ * other one lands in a page the layout's code reads (so an image whose
+ * code expects another layout than its note says is caught here too).
+ * PT_LOAD's p_align says nothing here: the linker sets 64 KiB on powerpc
+ * whatever the kernel's pages.
+ */
+int vdso_image_page_size(const struct vdso_image *img, int layout, uint64_t *page_size,
 			 char *err, size_t errlen);
 
 /* Does the image suit a target?  On EM_PPC64 also checks the ELF ABI

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 
 #include "fail.h"
+#include "vdso_layout.h"
 
 /* Instructions the PC-relative address computations use. */
 #define PPC_BCL_ALWAYS_MASK	0xffff0003u
@@ -23,7 +24,7 @@
 #define PPC_XO_ADD		266
 /* More than the longest computation, the helper's (mflr, addi, mtlr, lwa, add). */
 #define MAX_ADDRESS_INSNS	16
-/* The smallest page size: the data page lies beyond this below the image. */
+/* The smallest page size there is. */
 #define MIN_PAGE_SIZE		4096u
 
 /* What a register is known to hold: an image-relative address, another
@@ -99,46 +100,34 @@ static bool pc_relative_address(const struct vdso_image *img, uint64_t pc,
 	return true;
 }
 
-/* A data page computation: where, how far below the image it lands, and
- * the page size that says. */
+/* A data page computation: where, and how far below the image it lands. */
 struct data_page_site {
-	uint64_t pc, below, page_size;
+	uint64_t pc, below;
 };
 
-/* Takes the computation at pc, if there is one, as *first or checks it
- * agrees with *first. */
-static int add_data_page_site(const struct vdso_image *img, uint64_t pc,
-			      struct data_page_site *first, char *err, size_t errlen)
+/* The computation at pc, if there is one that lands below the image. */
+static bool data_page_site(const struct vdso_image *img, uint64_t pc,
+			   struct data_page_site *site)
 {
-	struct data_page_site site = { .pc = pc };
 	int64_t address;
 	uint32_t w;
 
 	if (vdso_image_read_u32(img, pc, &w) || (w & PPC_BCL_ALWAYS_MASK) != PPC_BCL_ALWAYS ||
 	    !pc_relative_address(img, pc, w, &address) || address >= 0)
-		return 0;
-	site.below = -(uint64_t)address;
-	/* In [-2 * page, -page): below is in (page, 2 * page]. */
-	if (site.below <= MIN_PAGE_SIZE)
-		return fail(err, errlen,
-			    "the code at %#llx finds data %llu bytes below the image: not 2 pages of %u bytes",
-			    (unsigned long long)pc, (unsigned long long)site.below, MIN_PAGE_SIZE);
-	site.page_size = 1ull << (63 - __builtin_clzll(site.below - 1));
-	if (!first->page_size)
-		*first = site;
-	else if (site.page_size != first->page_size)
-		return fail(err, errlen,
-			    "the code at %#llx finds data %llu bytes below (%llu-byte pages), at %#llx %llu (%llu-byte pages)",
-			    (unsigned long long)first->pc, (unsigned long long)first->below,
-			    (unsigned long long)first->page_size, (unsigned long long)pc,
-			    (unsigned long long)site.below, (unsigned long long)site.page_size);
-	return 0;
+		return false;
+	*site = (struct data_page_site){ pc, -(uint64_t)address };
+	return true;
 }
 
-int vdso_image_page_size(const struct vdso_image *img, uint64_t *page_size,
-			 char *err, size_t errlen)
+/*
+ * Calls check(site, ctx) for each computation in the executable sections,
+ * until one returns nonzero (returned).
+ */
+static int each_data_page_site(const struct vdso_image *img,
+			       int (*check)(const struct data_page_site *, void *),
+			       void *ctx, char *err, size_t errlen)
 {
-	struct data_page_site first = { 0 };
+	struct data_page_site site;
 	struct vdso_range *code;
 	size_t ncode;
 	int rc = 0;
@@ -148,13 +137,75 @@ int vdso_image_page_size(const struct vdso_image *img, uint64_t *page_size,
 	for (size_t i = 0; i < ncode && !rc; i++)
 		for (uint64_t pc = (code[i].start + 3) & ~3ull; pc + 4 <= code[i].end && !rc;
 		     pc += 4)
-			rc = add_data_page_site(img, pc, &first, err, errlen);
+			if (data_page_site(img, pc, &site))
+				rc = check(&site, ctx);
 	free(code);
-	if (rc)
+	return rc;
+}
+
+/* What the checks of the sites share. */
+struct page_size_search {
+	const struct vdso_layout *layout;
+	struct data_page_site deepest;	/* the first page's, which every image reads */
+	uint64_t page_size;
+	char *err;
+	size_t errlen;
+};
+
+static int find_deepest(const struct data_page_site *site, void *ctx)
+{
+	struct page_size_search *s = ctx;
+
+	if (site->below > s->deepest.below)
+		s->deepest = *site;
+	return 0;
+}
+
+/* Each computation lands in a page the layout's code reads. */
+static int check_site(const struct data_page_site *site, void *ctx)
+{
+	const struct page_size_search *s = ctx;
+	unsigned int nr = s->layout->nr_pages;
+	uint64_t from_top = (site->below + s->page_size - 1) / s->page_size;
+	unsigned int page = from_top <= nr ? nr - from_top : nr;
+
+	if (page < nr && s->layout->code_pages & 1u << page)
+		return 0;
+	return fail(s->err, s->errlen,
+		    "the code at %#llx finds data %llu bytes below (%llu-byte pages), at %#llx "
+		    "%llu: not in a page the %s layout's code reads",
+		    (unsigned long long)s->deepest.pc, (unsigned long long)s->deepest.below,
+		    (unsigned long long)s->page_size, (unsigned long long)site->pc,
+		    (unsigned long long)site->below, vdso_layout_name(s->layout->id));
+}
+
+int vdso_image_page_size(const struct vdso_image *img, int layout, uint64_t *page_size,
+			 char *err, size_t errlen)
+{
+	struct page_size_search s = { .layout = vdso_layout_find(layout), .err = err,
+				      .errlen = errlen };
+	uint64_t nr, below;
+
+	if (!s.layout)
+		return fail(err, errlen, "no data layout %d", layout);
+	if (each_data_page_site(img, find_deepest, &s, err, errlen))
 		return -1;
-	if (!first.page_size)
+	if (!s.deepest.below)
 		return fail(err, errlen,
 			    "no code finds a data page below the image (bcl 20,31; mflr; adds): no page size");
-	*page_size = first.page_size;
+	/* The first of nr pages: in (nr - 1, nr] pages below, for one page size. */
+	nr = s.layout->nr_pages;
+	below = s.deepest.below;
+	s.page_size = MIN_PAGE_SIZE;
+	while (nr * s.page_size < below)
+		s.page_size *= 2;
+	if ((nr - 1) * s.page_size >= below)
+		return fail(err, errlen,
+			    "the code at %#llx finds data %llu bytes below the image: not %llu pages of %u bytes or more",
+			    (unsigned long long)s.deepest.pc, (unsigned long long)below,
+			    (unsigned long long)nr, MIN_PAGE_SIZE);
+	if (each_data_page_site(img, check_site, &s, err, errlen))
+		return -1;
+	*page_size = s.page_size;
 	return 0;
 }

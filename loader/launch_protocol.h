@@ -14,17 +14,24 @@
  * so QEMU's own exec_path, argv, AT_EXECFN, /proc/self/exe and
  * /proc/self/cmdline are PROGRAM's, and its environment (the guest's
  * /proc/self/environ) is the user's, with nothing of ours in it.
- * QEMU also gets a memfd named LAUNCH_MEMFD holding "LOADER_FD TARGET TIME
- * LAUNCH": TARGET's name as in targets.txt, TIME LAUNCH_TIME_PAGE or
- * LAUNCH_TIME_HOST, numbers in decimal.  Before QEMU's main(), the preload
- * finds it, closes it, maps DATA_FD's data page to answer QEMU's time
- * calls from unless TIME says the host's (qemu-preload.c), makes
+ * QEMU also gets a memfd named LAUNCH_MEMFD holding "LOADER_FD TARGET
+ * LAYOUT TIME LAUNCH": TARGET's name as in targets.txt, LAYOUT the data
+ * layout's number (VDSO_LAYOUT_*, <vdso/datapage.h>), TIME
+ * LAUNCH_TIME_PAGE or LAUNCH_TIME_HOST, numbers in decimal.  Before
+ * QEMU's main(), the preload finds it, closes it, maps DATA_FD's first
+ * data page to answer QEMU's time calls from unless TIME says the host's
+ * (qemu-preload.c), makes
  * QEMU's getauxval(AT_EXECFD) LOADER_FD, the loader, open, and sets
  * LAUNCH_ENV=LAUNCH in the environment QEMU copies for the guest.  QEMU
  * then loads the loader from that descriptor, as under binfmt_misc's 'O'
  * flag, instead of opening PROGRAM.  The loader reads its arguments,
- * "DATA_FD,PAGE_SIZE,IMAGE_FD,PROGRAM_FD", from LAUNCH_ENV and removes
- * that variable from PROGRAM's environment.
+ * "DATA_FD,DATA_PAGES,PAGE_SIZE,IMAGE_FD,PROGRAM_FD", from LAUNCH_ENV
+ * and removes that variable from PROGRAM's environment.
+ *
+ * DATA_FD, the data file, holds the image's layout of data pages, page k
+ * at k * LAUNCH_DATA_STRIDE whatever the kernel page size: the loader maps
+ * each where the image looks for it, so one file serves a guest of any
+ * page size up to that stride (the shared timekeeper's serve every launch).
  */
 #ifndef LAUNCH_PROTOCOL_H
 #define LAUNCH_PROTOCOL_H
@@ -38,9 +45,15 @@
 /* Set by the preload; read and removed by the loader, in the guest. */
 #define LAUNCH_ENV		"PPCTIME_LAUNCH"
 
+/* Where a data file's pages lie apart: the largest page size served. */
+#define LAUNCH_DATA_STRIDE	(1ul << 20)
+/* More data pages than any layout has are a broken launch. */
+#define LAUNCH_MAX_DATA_PAGES	16
+
 /* X(NAME, what it is): the fields of LAUNCH_ENV, in order. */
 #define LAUNCH_ARGS(X)							\
 	X(DATA_FD, "the vDSO data pages, mapped shared and read-only")	\
+	X(DATA_PAGES, "how many, as the image's layout has them")	\
 	X(PAGE_SIZE, "the page size the vDSO image was built for")	\
 	X(IMAGE_FD, "the vDSO image, copied into private pages")	\
 	X(PROGRAM_FD, "PROGRAM, open, so QEMU's -L does not apply to it")

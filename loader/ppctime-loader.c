@@ -6,11 +6,11 @@
  * PROGRAM itself, with PROGRAM's argv, AT_EXECFN and /proc/self/exe, and
  * loaded this loader instead, which finds its arguments in LAUNCH_ENV,
  *
- *	PPCTIME_LAUNCH=DATA_FD,PAGE_SIZE,IMAGE_FD,PROGRAM_FD
+ *	PPCTIME_LAUNCH=DATA_FD,DATA_PAGES,PAGE_SIZE,IMAGE_FD,PROGRAM_FD
  *
- * and does inside the guest what Linux does at exec: maps the vDSO data
- * pages (DATA_FD, shared, read-only) with the image (IMAGE_FD) right above
- * them, maps PROGRAM (open as PROGRAM_FD, so no -L prefix applies to it, as
+ * and does inside the guest what Linux does at exec: maps the vDSO's
+ * DATA_PAGES data pages (from DATA_FD, shared, read-only) with the image
+ * (IMAGE_FD) right above them, maps PROGRAM (open as PROGRAM_FD, so no -L prefix applies to it, as
  * with plain QEMU) and its interpreter, builds PROGRAM's initial stack
  * from the one QEMU built, argv and AT_EXECFN untouched, LAUNCH_ENV left
  * out and AT_SYSINFO_EHDR added, and jumps to the entry point in the
@@ -36,7 +36,6 @@
 #include <linux/mman.h>
 
 #include "launch_protocol.h"
-#include "vdso/datapage.h"
 
 extern const char __executable_start[];	/* from the linker */
 
@@ -472,12 +471,14 @@ static void load_object(int fd, const char *path, unsigned long page,
 	sys_close(fd);
 }
 
-/* [VDSO_NR_PAGES data pages][image], together at an address the system
- * picks, as the kernel's vdso setup maps them; returns the image address. */
-static unsigned long map_vdso(int data_fd, unsigned long page, int image_fd)
+/* [data_pages data pages][image], together at an address the system
+ * picks, as the kernel's vdso setup maps them, each data page from its
+ * place in the data file (launch_protocol.h); returns the image address. */
+static unsigned long map_vdso(int data_fd, unsigned long data_pages, unsigned long page,
+			      int image_fd)
 {
 	const char *image = "the vDSO image";
-	unsigned long data_len = VDSO_NR_PAGES * page, image_len, base;
+	unsigned long data_len = data_pages * page, image_len, base;
 	long size = sys_file_size(image_fd), error;
 
 	if (failed(size))
@@ -485,8 +486,9 @@ static unsigned long map_vdso(int data_fd, unsigned long page, int image_fd)
 		     error_text(-size));
 	image_len = page_up(size, page);
 	base = reserve_anywhere(data_len + image_len, page, image, LAUNCH_EXIT_ERROR);
-	map_fixed(base, data_len, PROT_READ, MAP_SHARED, data_fd, 0, "the vDSO data pages",
-		  LAUNCH_EXIT_ERROR);
+	for (unsigned long k = 0; k < data_pages; k++)
+		map_fixed(base + k * page, page, PROT_READ, MAP_SHARED, data_fd,
+			  k * LAUNCH_DATA_STRIDE, "the vDSO data pages", LAUNCH_EXIT_ERROR);
 	map_fixed(base + data_len, image_len, PROT_READ | PROT_WRITE,
 		  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0, image, LAUNCH_EXIT_ERROR);
 	read_at(image_fd, (void *)(base + data_len), size, 0, image, LAUNCH_EXIT_ERROR);
@@ -561,10 +563,15 @@ void loader_main(unsigned long *sp)
 		entered = &interp;
 	}
 	data_page = args[LAUNCH_ARG_PAGE_SIZE];
-	if (!data_page || data_page & (data_page - 1) || data_page < page)
-		fail(LAUNCH_EXIT_ERROR, "loader: page size %lu is not a power of two >= %lu",
-		     data_page, page);
-	vdso = map_vdso(args[LAUNCH_ARG_DATA_FD], data_page, args[LAUNCH_ARG_IMAGE_FD]);
+	if (!data_page || data_page & (data_page - 1) || data_page < page ||
+	    data_page > LAUNCH_DATA_STRIDE)
+		fail(LAUNCH_EXIT_ERROR, "loader: page size %lu is not a power of two from %lu to %lu",
+		     data_page, page, LAUNCH_DATA_STRIDE);
+	if (!args[LAUNCH_ARG_DATA_PAGES] || args[LAUNCH_ARG_DATA_PAGES] > LAUNCH_MAX_DATA_PAGES)
+		fail(LAUNCH_EXIT_ERROR, "loader: %lu data pages: not 1 to %d",
+		     args[LAUNCH_ARG_DATA_PAGES], LAUNCH_MAX_DATA_PAGES);
+	vdso = map_vdso(args[LAUNCH_ARG_DATA_FD], args[LAUNCH_ARG_DATA_PAGES], data_page,
+			args[LAUNCH_ARG_IMAGE_FD]);
 
 	/* argc, argv, NULL, envp but LAUNCH_ENV, NULL, auxv (ours first),
 	 * AT_NULL. */

@@ -7,8 +7,9 @@
 # soname: nothing links with it); and preload/ppctime-host-vdso.so, a
 # static QEMU's vDSO (host_vdso.h).
 
-PRELOAD_CPPFLAGS = -fPIC -DHZ=$(HZ) -I$(srcdir)/preload -I$(srcdir)/preload/host-arch \
-	-I$(srcdir)/loader -I$(srcdir)/timekeeper -I$(srcdir)/vdso-kernel/include
+PRELOAD_CPPFLAGS = -fPIC -DHZ=$(HZ) -DVDSO_LAYOUT=VDSO_LAYOUT_6_1 -I$(srcdir)/preload \
+	-I$(srcdir)/preload/host-arch -I$(srcdir)/loader -I$(srcdir)/timekeeper -I$(srcdir)/include \
+	-I$(srcdir)/vdso-kernel/include
 PRELOAD_OBJS = preload/qemu-preload.o preload/guest_clock.o
 $(eval $(call host_objects,preload,$(PRELOAD_CPPFLAGS)))
 

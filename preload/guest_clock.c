@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The guest's clocks read on the host (guest_clock.h): a native copy of
- * the data page's two vdso_data, then the vDSO's core on the copy, built
- * for the host by host-arch/asm/vdso/gettimeofday.h.  No C library and
- * no thread-local state: the host vDSO (host-vdso.c) is built from it too.
+ * the data page's two clock sources and time info, from the guest's
+ * layout (vdso_layout.h) into Linux 6.1's two vdso_data, then the vDSO's
+ * core on the copy, built for the host and that layout by
+ * host-arch/asm/vdso/gettimeofday.h.  No C library and no thread-local
+ * state: the host vDSO (host-vdso.c) is built from it too.
  */
 #include "guest_clock.h"
 
@@ -14,6 +16,7 @@
 #include "../vdso-kernel/lib/gettimeofday.c"
 
 #include "tsc.h"
+#include "vdso_layout.h"
 
 static uint32_t load32(const struct guest_clock *g, const void *p)
 {
@@ -33,8 +36,8 @@ static uint64_t load64(const struct guest_clock *g, const void *p)
 /* The counter read with the copy travels in it: the core's delta,
  * counter - cycle_last, is kept as 0 - (cycle_last - counter), the same
  * modulo 2^64 and under any mask, with the host's counter hook 0. */
-static void copy_data(const struct guest_clock *g, struct vdso_data *to,
-		      const struct vdso_data *from)
+static void copy_clock(const struct guest_clock *g, struct vdso_clock *to,
+		       const struct vdso_clock *from)
 {
 	to->clock_mode = load32(g, &from->clock_mode);
 	to->cycle_last = load64(g, &from->cycle_last);
@@ -45,6 +48,11 @@ static void copy_data(const struct guest_clock *g, struct vdso_data *to,
 		to->basetime[k].sec = load64(g, &from->basetime[k].sec);
 		to->basetime[k].nsec = load64(g, &from->basetime[k].nsec);
 	}
+}
+
+static void copy_info(const struct guest_clock *g, struct vdso_time_info *to,
+		      const struct vdso_time_info *from)
+{
 	to->tz_minuteswest = load32(g, &from->tz_minuteswest);
 	to->tz_dsttime = load32(g, &from->tz_dsttime);
 	to->hrtimer_res = load32(g, &from->hrtimer_res);
@@ -52,15 +60,20 @@ static void copy_data(const struct guest_clock *g, struct vdso_data *to,
 }
 
 /*
- * data[0] and data[1] as one update left them, and the timebase read
- * before the update after it: what a guest reader sees in one seqcount
- * window.  As in the vDSO, an odd seq is waited out unless the mode is
- * NONE (the writer died, maybe half way): then the copy says NONE.
+ * Both clock sources as one update left them, with the time info the
+ * vDSO reads, and the timebase read before the update after it: what a
+ * guest reader sees in one seqcount window.  As in the vDSO, an odd seq
+ * is waited out unless the mode is NONE (the writer died, maybe half
+ * way): then the copy says NONE.
  */
 static void copy_page(const struct guest_clock *g, struct vdso_data copy[CS_BASES])
 {
-	const struct vdso_data *vd = (const void *)((const uint8_t *)g->page +
-		(g->target.is64 ? VDSO_DATA_OFFSET64 : VDSO_DATA_OFFSET32));
+	const struct vdso_layout *l = vdso_layout_find(g->target.layout);
+	const uint8_t *td = (const uint8_t *)g->page + l->time_data[g->target.is64];
+	const struct vdso_clock *vc[CS_BASES] = {
+		(const void *)(td + l->clocks[CS_HRES_COARSE]),
+		(const void *)(td + l->clocks[CS_RAW]),
+	};
 	uint32_t seq[CS_BASES];
 	uint64_t counter;
 
@@ -68,34 +81,35 @@ static void copy_page(const struct guest_clock *g, struct vdso_data copy[CS_BASE
 		bool odd = false;
 
 		for (int i = 0; i < CS_BASES; i++) {
-			seq[i] = load32(g, &vd[i].seq);
+			seq[i] = load32(g, &vc[i]->seq);
 			odd |= seq[i] & 1;
 		}
 		if (odd) {
-			if (load32(g, &vd[CS_HRES_COARSE].clock_mode) == VDSO_CLOCKMODE_NONE)
+			if (load32(g, &vc[CS_HRES_COARSE]->clock_mode) == VDSO_CLOCKMODE_NONE)
 				break;
 			cpu_relax();
 			continue;
 		}
 		smp_rmb();
 		for (int i = 0; i < CS_BASES; i++)
-			copy_data(g, &copy[i], &vd[i]);
+			copy_clock(g, &copy[i].clock, vc[i]);
+		copy_info(g, &copy[CS_HRES_COARSE].info, (const void *)(td + l->infos[0]));
 		counter = tsc_ordered();
 		smp_rmb();
 		for (int i = 0; i < CS_BASES; i++)
-			odd |= load32(g, &vd[i].seq) != seq[i];
+			odd |= load32(g, &vc[i]->seq) != seq[i];
 		if (odd)
 			continue;
 		for (int i = 0; i < CS_BASES; i++) {
-			copy[i].seq = 0;
-			copy[i].cycle_last -= counter;
-			if (copy[i].clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
-				copy[i].clock_mode = VDSO_CLOCKMODE_NONE;
+			copy[i].clock.seq = 0;
+			copy[i].clock.cycle_last -= counter;
+			if (copy[i].clock.clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
+				copy[i].clock.clock_mode = VDSO_CLOCKMODE_NONE;
 		}
 		return;
 	}
 	for (int i = 0; i < CS_BASES; i++)
-		copy[i] = (struct vdso_data){ .clock_mode = VDSO_CLOCKMODE_NONE };
+		copy[i] = (struct vdso_data){ .clock.clock_mode = VDSO_CLOCKMODE_NONE };
 }
 
 /* r, with *k as a struct timespec in *ts where r says it was served. */
@@ -124,7 +138,7 @@ int guest_clock_getres(const struct guest_clock *g, clockid_t clk, struct timesp
 
 	copy_page(g, copy);
 	/* The vDSO's answer holds after the keeper too; the host's is as good. */
-	if (copy[CS_HRES_COARSE].clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
+	if (copy[CS_HRES_COARSE].clock.clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
 		return GUEST_CLOCK_UNSERVED;
 	return as_timespec(__cvdso_clock_getres_data(copy, clk, &k), &k, res);
 }
@@ -157,7 +171,7 @@ int guest_time(const struct guest_clock *g, time_t *t)
 	time_t now;
 
 	copy_page(g, copy);
-	if (copy[CS_HRES_COARSE].clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
+	if (copy[CS_HRES_COARSE].clock.clock_mode != VDSO_CLOCKMODE_ARCHTIMER)
 		return GUEST_CLOCK_UNSERVED;
 	now = __cvdso_time_data(copy, NULL);
 	if (t)

@@ -21,8 +21,8 @@
 #define GUEST_CLOCK_UNSERVED	1
 
 struct guest_clock {
-	const void *page;	/* the data page, mapped read-only */
-	struct timekeeper_target target;
+	const void *page;	/* the first data page, mapped read-only */
+	struct timekeeper_target target;	/* and the layout it is in */
 };
 
 int guest_clock_gettime(const struct guest_clock *g, clockid_t clk, struct timespec *ts);

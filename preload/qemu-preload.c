@@ -23,11 +23,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <vdso/datapage.h>
-
 #include "guest_clock.h"
 #include "launch_protocol.h"
 #include "targets.h"
+#include "vdso_layout.h"
 
 /* glibc's own, under the name it also exports. */
 extern unsigned long __getauxval(unsigned long type);
@@ -53,12 +52,17 @@ static int find_launch_memfd(void)
 	return fd;
 }
 
-/* TARGET's page layout; false for a name that is none. */
-static bool target_layout(const char *name, struct timekeeper_target *t)
+/* TARGET's pages in LAYOUT (a number); false for names that are none. */
+static bool target_pages(const char *name, const char *layout, struct timekeeper_target *t)
 {
+	char *end;
+	long id = strtol(layout, &end, 10);
+
+	if (end == layout || *end || !vdso_layout_find(id))
+		return false;
 #define TARGET(n, tr, cls, be, img, so, ld, pg, qm)			\
 	if (!strcmp(name, n)) {						\
-		*t = (struct timekeeper_target){ (cls) == 64, be };	\
+		*t = (struct timekeeper_target){ (cls) == 64, be, id };	\
 		return true;						\
 	}
 	PPCTIME_TARGETS(TARGET)
@@ -67,8 +71,8 @@ static bool target_layout(const char *name, struct timekeeper_target *t)
 }
 
 /*
- * The data page, from LAUNCH's DATA_FD, read-only: the guest's loader
- * maps the same descriptor.  Data at offset 0 of the first page.
+ * The first data page, from LAUNCH's DATA_FD, read-only: the guest's
+ * loader maps the same descriptor.
  */
 static bool map_page(const char *launch)
 {
@@ -78,7 +82,9 @@ static bool map_page(const char *launch)
 
 	if (end == launch || *end != ',' || fd < 0)
 		return false;
-	page = mmap(NULL, sizeof(struct vdso_arch_data64), PROT_READ, MAP_SHARED, fd, 0);
+	page = mmap(NULL, vdso_layout_time_end(vdso_layout_find(guest.target.layout),
+					       guest.target.is64),
+		    PROT_READ, MAP_SHARED, fd, 0);
 	if (page == MAP_FAILED)
 		return false;
 	guest.page = page;
@@ -91,7 +97,7 @@ static bool map_page(const char *launch)
 __attribute__((constructor)) static void take_launch(void)
 {
 	int fd = find_launch_memfd();
-	char buf[128], *target = NULL, *answer = NULL, *launch = NULL, *end;
+	char buf[128], *target = NULL, *layout = NULL, *answer = NULL, *launch = NULL, *end;
 	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
 
 	if (fd >= 0)
@@ -99,13 +105,15 @@ __attribute__((constructor)) static void take_launch(void)
 	if (len > 0) {
 		buf[len] = '\0';
 		execfd = strtoul(buf, &end, 10);
-		/* LOADER_FD TARGET TIME LAUNCH */
-		if (*end == ' ' && (answer = strchr(target = end + 1, ' ')))
+		/* LOADER_FD TARGET LAYOUT TIME LAUNCH */
+		if (*end == ' ' && (layout = strchr(target = end + 1, ' ')))
+			*layout++ = '\0';
+		if (layout && (answer = strchr(layout, ' ')))
 			*answer++ = '\0';
 		if (answer && (launch = strchr(answer, ' ')))
 			*launch++ = '\0';
 	}
-	if (!execfd || !launch || !target_layout(target, &guest.target) ||
+	if (!execfd || !launch || !target_pages(target, layout, &guest.target) ||
 	    (strcmp(answer, LAUNCH_TIME_HOST) &&
 	     (strcmp(answer, LAUNCH_TIME_PAGE) || !map_page(launch))) ||
 	    setenv(LAUNCH_ENV, launch, 1) < 0) {

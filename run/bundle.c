@@ -25,7 +25,7 @@
 
 #define BUNDLE_NOTE_NAME	"ppctime"
 #define BUNDLE_NOTE_TYPE	0x62646e6c	/* "lndb" */
-#define BUNDLE_VERSION		2
+#define BUNDLE_VERSION		3
 /* The handler's own program headers, QEMU's PT_LOADs and the payload's
  * three (loader and image, the host vDSO's parameters, the host vDSO). */
 #define BUNDLE_MAX_PHDRS	32
@@ -35,6 +35,8 @@ struct bundle_header {
 	uint32_t phnum;
 	char target[16];
 	uint64_t page_size;
+	int32_t layout;			/* the image's data layout */
+	uint32_t unused;
 	/* From this header's own address to each part's first byte. */
 	int64_t qemu, loader, image, host_vdso;
 	uint64_t loader_size, image_size;
@@ -66,7 +68,7 @@ int bundle_self(struct bundle *b)
 	if (h->version != BUNDLE_VERSION)
 		return -1;
 	*b = (struct bundle){
-		.target = h->target, .page_size = h->page_size,
+		.target = h->target, .page_size = h->page_size, .layout = h->layout,
 		.qemu = at + h->qemu, .loader = at + h->loader, .image = at + h->image,
 		.host_vdso = at + h->host_vdso,
 		.loader_size = h->loader_size, .image_size = h->image_size,
@@ -188,11 +190,12 @@ static int bundle_memfd(void)
 
 static int make(struct part *h, struct part *q, struct part *ld, struct part *img,
 		struct part *vdso, const char *target, unsigned long page_size,
-		char *err, size_t errlen)
+		int layout, char *err, size_t errlen)
 {
 	uint64_t page = sysconf(_SC_PAGESIZE), hdr_off = 0, h_end, q_end, q_align = 1;
 	uint64_t q_off, q_vaddr, p_off, p_vaddr, img_at, v_off, v_vaddr, total, last_load = 0;
-	struct bundle_header hdr = { .version = BUNDLE_VERSION, .page_size = page_size };
+	struct bundle_header hdr = { .version = BUNDLE_VERSION, .page_size = page_size,
+				     .layout = layout };
 	Elf64_Ehdr eh;
 	size_t n = 0, q_loads = 0;
 	int fd;
@@ -306,7 +309,7 @@ static int make(struct part *h, struct part *q, struct part *ld, struct part *im
 
 int bundle_make(const char *handler, const char *qemu, const char *loader,
 		const char *image, const char *host_vdso, const char *target,
-		unsigned long page_size, char *err, size_t errlen)
+		unsigned long page_size, int layout, char *err, size_t errlen)
 {
 	struct part parts[5] = { 0 };
 	const char *paths[5] = { handler, qemu, loader, image, host_vdso };
@@ -318,7 +321,7 @@ int bundle_make(const char *handler, const char *qemu, const char *loader,
 			break;
 	if (i == 5)
 		fd = make(&parts[0], &parts[1], &parts[2], &parts[3], &parts[4], target,
-			  page_size, err, errlen);
+			  page_size, layout, err, errlen);
 	for (i = 0; i < 5; i++)
 		free(parts[i].buf);
 	return fd;

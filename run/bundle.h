@@ -30,6 +30,7 @@
 struct bundle {
 	const char *target;		/* targets.h's name */
 	unsigned long page_size;	/* the image's, checked at registration */
+	int layout;			/* its data layout, likewise */
 	const unsigned char *qemu;	/* QEMU's first byte, its address 0 */
 	const unsigned char *loader, *image;
 	const unsigned char *host_vdso;	/* its parameters' page below it */
@@ -44,12 +45,12 @@ int bundle_self(struct bundle *b);
 
 /*
  * ppctime-run --binfmt-register: the bundle of handler (BUNDLE_HANDLER),
- * qemu, loader, image (already checked: its page size page_size) and
- * host_vdso for target, as a sealed memfd, open.  Returns its descriptor,
- * or -1 with a message in err.
+ * qemu, loader, image (already checked: its page size page_size, its data
+ * layout layout) and host_vdso for target, as a sealed memfd, open.
+ * Returns its descriptor, or -1 with a message in err.
  */
 int bundle_make(const char *handler, const char *qemu, const char *loader,
 		const char *image, const char *host_vdso, const char *target,
-		unsigned long page_size, char *err, size_t errlen);
+		unsigned long page_size, int layout, char *err, size_t errlen);
 
 #endif /* PPCTIME_BUNDLE_H */

@@ -39,6 +39,7 @@
 
 #include "bundle.h"
 #include "run.h"
+#include "vdso_layout.h"
 
 void refuse_with(int status, const char *fmt, ...)
 {
@@ -90,7 +91,8 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	program_fd = for_qemu(program->fd, q.program);
 	data_fd = for_qemu(data_fd, "the vDSO data pages");
 	/* LAUNCH_ARGS in their order; the preload takes the words before. */
-	if (asprintf(&q.launch, "%d,%lu,%d,%d", data_fd, q.page_size, q.image_fd,
+	if (asprintf(&q.launch, "%d,%u,%lu,%d,%d", data_fd,
+		     vdso_layout_find(q.data.layout)->nr_pages, q.page_size, q.image_fd,
 		     program_fd) < 0)
 		refuse("out of memory");
 	qemu_clock(&q, t, req->host_time_syscalls, data_fd);

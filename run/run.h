@@ -33,7 +33,7 @@ struct target {
 	const char *triplet;
 	const char *image;		/* default vDSO, in vdso-kernel/ or pkglibdir */
 	const char *loader;		/* in LOADER_DIR (run_support.c) */
-	struct timekeeper_target tk_target;
+	struct timekeeper_target tk_target;	/* its layout the launch's */
 };
 
 /* What ppctime-run needs to know about PROGRAM before starting it. */
@@ -77,6 +77,8 @@ struct qemu_launch {
 	const char *image_name, *loader_name;	/* for -v (binfmt_misc's launches: none) */
 	int loader_fd, image_fd;
 	unsigned long page_size;
+	struct timekeeper_target data;	/* what the data pages are for: the
+					   target and the image's layout */
 	char *launch;			/* LAUNCH_ENV's value */
 };
 
@@ -126,7 +128,7 @@ void static_qemu(const struct target *t, const char *dir, char *path, size_t len
 
 /* run_image.c */
 unsigned long check_image(const char *path, const struct target *t,
-			  unsigned long page_size, struct vdso_image *img);
+			  unsigned long page_size, struct vdso_image *img, int *layout);
 
 /* run_keeper.c */
 int take_data_pages(struct watch *w, const struct target *t, struct request *req,

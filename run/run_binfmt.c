@@ -56,7 +56,7 @@ static int register_handler(const char *target, struct binfmt_handler *h, void *
 	char *handler, *loader, *image, *host_vdso;
 	struct vdso_image img;
 	unsigned long page_size;
-	int r = host_handler(target, h, ctx), fd;
+	int r = host_handler(target, h, ctx), fd, layout;
 
 	static_qemu(t, req->static_qemu_dir, qemu, sizeof(qemu));
 	if (r <= 0 || (access(qemu, R_OK) < 0 && !req->static_qemu_dir))
@@ -65,10 +65,10 @@ static int register_handler(const char *target, struct binfmt_handler *h, void *
 	loader = support_loader(t, true);
 	image = support_image(t);
 	host_vdso = support_preload(HOST_VDSO_NAME);
-	page_size = check_image(image, t, 0, &img);
+	page_size = check_image(image, t, 0, &img, &layout);
 	vdso_image_free(&img);
-	fd = bundle_make(handler, qemu, loader, image, host_vdso, t->name, page_size, err,
-			 sizeof(err));
+	fd = bundle_make(handler, qemu, loader, image, host_vdso, t->name, page_size, layout,
+			 err, sizeof(err));
 	if (fd < 0) {
 		fprintf(stderr, "ppctime-run: cannot make %s's handler: %s\n", t->name, err);
 		return -1;

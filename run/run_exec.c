@@ -22,8 +22,8 @@
 #include "elf_program.h"
 #include "host_vdso.h"
 #include "run.h"
-#include "vdso/datapage.h"
 #include "vdso_image.h"
+#include "vdso_layout.h"
 #include "userland_exec.h"
 
 /* RLIMIT_NOFILE as the caller set it, QEMU's (enter_qemu()).  Ours is the
@@ -98,12 +98,12 @@ int for_qemu(int fd, const char *what)
 
 /* The memfd, found by its name, the preload takes LOADER_FD and the loader's
  * arguments from (launch_protocol.h): none of them is in QEMU's environment. */
-static void launch_memfd(int loader_fd, const char *target, bool host_time,
-		  const char *launch)
+static void launch_memfd(int loader_fd, const char *target, int layout, bool host_time,
+			 const char *launch)
 {
 	int fd = memfd_create(LAUNCH_MEMFD, 0);
 
-	if (fd < 0 || dprintf(fd, "%d %s %s %s", loader_fd, target,
+	if (fd < 0 || dprintf(fd, "%d %s %d %s %s", loader_fd, target, layout,
 			      host_time ? LAUNCH_TIME_HOST : LAUNCH_TIME_PAGE, launch) < 0)
 		refuse("cannot write the launch memfd: %s", fd_error());
 	for_qemu(fd, "the launch memfd");
@@ -168,7 +168,8 @@ void prepare_files(struct qemu_launch *q, const struct program_info *program,
 
 	if (!image_path)
 		image_path = support_image(t);
-	q->page_size = check_image(image_path, t, req->page_size, &image);
+	q->data = t->tk_target;
+	q->page_size = check_image(image_path, t, req->page_size, &image, &q->data.layout);
 	q->image_fd = sealed_memfd("ppctime-vdso-image", image.elf.buf, image.elf.len);
 	vdso_image_free(&image);
 	loader = support_loader(t, true);
@@ -220,6 +221,8 @@ void prepare_bundled(struct qemu_launch *q, const struct request *req,
 	if (!req->host_time_syscalls)
 		q->host_vdso = b->host_vdso;
 	q->page_size = b->page_size;
+	q->data = target_named(b->target)->tk_target;
+	q->data.layout = b->layout;
 	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
 	q->loader_fd = sealed_memfd("ppctime-loader", b->loader, b->loader_size);
 }
@@ -229,19 +232,20 @@ void prepare_bundled(struct qemu_launch *q, const struct request *req,
 void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, int data_fd)
 {
 	struct host_vdso_params *p;
-	void *page;
+	const void *page;
 
 	if (!q->mapped) {
-		launch_memfd(q->loader_fd, t->name, host_time, q->launch);
+		launch_memfd(q->loader_fd, t->name, q->data.layout, host_time, q->launch);
 		return;
 	}
 	if (!q->host_vdso)
 		return;
-	page = mmap(NULL, sizeof(struct vdso_arch_data64), PROT_READ, MAP_SHARED, data_fd, 0);
+	page = mmap(NULL, vdso_layout_time_end(vdso_layout_find(q->data.layout), q->data.is64),
+		    PROT_READ, MAP_SHARED, data_fd, 0);
 	if (page == MAP_FAILED)
 		refuse("cannot map the vDSO data pages: %s", strerror(errno));
 	p = (void *)(q->host_vdso - HOST_VDSO_PARAMS_SIZE);
-	*p = (struct host_vdso_params){ .guest = { .page = page, .target = t->tk_target } };
+	*p = (struct host_vdso_params){ .guest = { .page = page, .target = q->data } };
 	if (mprotect(p, HOST_VDSO_PARAMS_SIZE, PROT_READ) < 0)
 		refuse("cannot seal the host vDSO's parameters: %s", strerror(errno));
 }

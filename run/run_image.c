@@ -14,10 +14,11 @@
 
 /*
  * Loads the image at path into img if a t program can run with it, with
- * data pages of page_size bytes (0: the size it was built for, returned).
+ * data pages of page_size bytes (0: the size it was built for, returned)
+ * in the layout its notes say (*layout).
  */
 unsigned long check_image(const char *path, const struct target *t,
-			  unsigned long page_size, struct vdso_image *img)
+			  unsigned long page_size, struct vdso_image *img, int *layout)
 {
 	unsigned char ident[EI_NIDENT];
 	char err[512];
@@ -49,7 +50,8 @@ unsigned long check_image(const char *path, const struct target *t,
 		refuse("refusing vDSO image %s: no __kernel_clock_gettime@%s: %s",
 		       path, VDSO_VERSION, err);
 	if (vdso_image_check_guest(img, err, sizeof(err)) < 0 ||
-	    vdso_image_page_size(img, &built_for, err, sizeof(err)) < 0)
+	    vdso_image_layout(img, layout, err, sizeof(err)) < 0 ||
+	    vdso_image_page_size(img, *layout, &built_for, err, sizeof(err)) < 0)
 		refuse("refusing vDSO image %s: %s", path, err);
 	if (page_size && page_size != built_for)
 		refuse("refusing vDSO image %s: it finds its data page with %" PRIu64

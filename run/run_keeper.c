@@ -15,19 +15,18 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "vdso/datapage.h"
 #include "datapage_writer.h"
 #include "run.h"
 #include "timekeeperd_client.h"
+#include "vdso_layout.h"
 
 /*
- * The data pages: shared with the timekeeper (read-write here) and the
- * guest.  F_SEAL_FUTURE_WRITE keeps our mapping writable but makes every
- * later one, the guest's included, read-only for good.
+ * The data file, len bytes: shared with the timekeeper (read-write here)
+ * and the guest.  F_SEAL_FUTURE_WRITE keeps our mapping writable but
+ * makes every later one, the guest's included, read-only for good.
  */
-static void *create_data_pages(unsigned long page_size, int *fd_out)
+static void *create_data_pages(size_t len, int *fd_out)
 {
-	size_t len = VDSO_NR_PAGES * page_size;
 	int fd = memfd_create("ppctime-vdso-data", MFD_ALLOW_SEALING);
 	void *pages;
 
@@ -48,13 +47,12 @@ static void *create_data_pages(unsigned long page_size, int *fd_out)
  * daemon, or the user's, started now if need be.  A launch without one
  * keeps its own timekeeper and, with -v, says why.
  */
-static int attach_daemon(const struct target *t, unsigned long page_size,
-			 const struct request *req, struct tkd_attach *daemon,
-			 char *why, size_t whylen)
+static int attach_daemon(const struct qemu_launch *q, const struct request *req,
+			 struct tkd_attach *daemon, char *why, size_t whylen)
 {
 	/* The chroot handler has no files but its own: a daemon it finds. */
 	char *path = req->bundle ? NULL : support_daemon();
-	int r = tkd_attach(daemon, &t->tk_target, page_size, path, why, whylen);
+	int r = tkd_attach(daemon, &q->data, q->page_size, path, why, whylen);
 
 	if (r && req->verbose)
 		fprintf(stderr, "ppctime-run: no timekeeper daemon (%s%s): using a private "
@@ -64,47 +62,48 @@ static int attach_daemon(const struct target *t, unsigned long page_size,
 }
 
 /*
- * The data pages for a t program with q's page size: the shared
- * timekeeper's, w holding the daemon's socket, or new ones, w holding
- * them and the launch's own timekeeper, ready for the watchdog to start
- * (start_timekeeper()).  Their descriptor.
+ * The data pages for a t program with q's page size and layout: the
+ * shared timekeeper's, w holding the daemon's socket, or new ones, w
+ * holding them and the launch's own timekeeper, ready for the watchdog to
+ * start (start_timekeeper()).  Their descriptor: a data file as the
+ * loader maps it (launch_protocol.h).
  */
 int take_data_pages(struct watch *w, const struct target *t, struct request *req,
 		    const struct qemu_launch *q)
 {
+	const char *layout = vdso_layout_name(q->data.layout);
 	struct tkd_attach daemon;
 	char err[512];
 	int data_fd;
 
-	if (!req->private_keeper &&
-	    attach_daemon(t, q->page_size, req, &daemon, err, sizeof(err)) == 0) {
+	if (!req->private_keeper && attach_daemon(q, req, &daemon, err, sizeof(err)) == 0) {
 		w->daemon_fd = daemon.sock;	/* -1: it watches our pid */
 		if (req->verbose)
-			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, shared "
-				"timekeeper %s: daemon %d at %s\n"
+			fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, %s layout, "
+				"shared timekeeper %s: daemon %d at %s\n"
 				"ppctime-run: %s\n",
-				t->name, q->image_name, q->page_size,
+				t->name, q->image_name, q->page_size, layout,
 				daemon.started ? "started" : "found", (int)daemon.pid,
 				daemon.socket, daemon.describe);
 		return daemon.data_fd;
 	}
-	w->pages_len = VDSO_NR_PAGES * q->page_size;
-	w->pages = create_data_pages(q->page_size, &data_fd);
-	req->tk_options.page_size = q->page_size;
+	w->pages_len = vdso_layout_find(q->data.layout)->nr_pages * LAUNCH_DATA_STRIDE;
+	w->pages = create_data_pages(w->pages_len, &data_fd);
+	req->tk_options.page_size = LAUNCH_DATA_STRIDE;
 	/* Shared, so the watchdog sees the keeper's update count move. */
 	w->tk = timekeeper_create();
 	if (!w->tk)
 		refuse("cannot map the timekeeper's state: %s", strerror(errno));
-	if (timekeeper_init(w->tk, w->pages, &t->tk_target, &req->tk_options,
+	if (timekeeper_init(w->tk, w->pages, &q->data, &req->tk_options,
 			    err, sizeof(err)) < 0)
 		refuse("cannot start the timekeeper: %s", err);
 	w->update_hz = timekeeper_update_hz(w->tk);
 	if (req->verbose && timekeeper_describe(w->tk, err, sizeof(err)) >= 0)
-		fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, private "
+		fprintf(stderr, "ppctime-run: %s vDSO %s, %lu-byte pages, %s layout, private "
 			"timekeeper mode: %s\n"
 			"ppctime-run: %s\n",
-			t->name, q->image_name, q->page_size, timekeeper_mode_name(w->tk),
-			err);
+			t->name, q->image_name, q->page_size, layout,
+			timekeeper_mode_name(w->tk), err);
 	return data_fd;
 }
 

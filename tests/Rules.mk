@@ -3,13 +3,20 @@
 # tests/unit/vdso-core-test checks every entry against a still page,
 # tests/unit/vdso-seqcount-test the seqcount against a writer thread; each
 # built as -delta64, the core with its own 64-bit delta math, and as
-# -delta32, with the ppc32 32-bit pieces.
+# -delta32, with the ppc32 32-bit pieces, for Linux 6.1's layout, and
+# with -datastore added for the datastore's (the seqcount's only with
+# -delta64: its reads are the same code in either layout, its writer's
+# two seconds enough once).
 
 unit_src = $(srcdir)/tests/unit
 VDSO_CORE_TESTS = $(foreach t,vdso-core-test vdso-seqcount-test,\
-	tests/unit/$(t)-delta64 tests/unit/$(t)-delta32)
+	tests/unit/$(t)-delta64 tests/unit/$(t)-delta32 tests/unit/$(t)-delta64-datastore) \
+	tests/unit/vdso-core-test-delta32-datastore
+# vdso_core_test_flags VARIANT: DELTA[-LAYOUT]'s flags.
 VDSO_CORE_TEST_FLAGS_delta64 =
 VDSO_CORE_TEST_FLAGS_delta32 = -DTEST_DELTA32_PIECES
+vdso_core_test_flags = $(VDSO_CORE_TEST_FLAGS_$(firstword $(subst -, ,$(1)))) \
+	-DVDSO_LAYOUT=$(if $(filter %-datastore,$(1)),VDSO_LAYOUT_DATASTORE,VDSO_LAYOUT_6_1)
 
 # tests/unit first: its asm/vdso/gettimeofday.h is the host "architecture";
 # delta32.h comes from the powerpc tree.  Each program is one source, which
@@ -19,7 +26,7 @@ $(Q)$(MKDIR_P) $(@D)
 $(quiet) CC $@
 $(Q)$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
 	-I$(srcdir)/vdso-kernel/include -I$(srcdir)/vdso-kernel/arch/powerpc/include \
-	-DHZ=$(HZ) $(VDSO_CORE_TEST_FLAGS_$*) $(LDFLAGS) -o $@ $<
+	-DHZ=$(HZ) $(call vdso_core_test_flags,$*) $(LDFLAGS) -o $@ $<
 endef
 tests/unit/vdso-core-test-%: $(unit_src)/vdso-core-test.c Makefile
 	$(vdso_core_test_cc)

@@ -43,7 +43,8 @@ plan $((3 + $(count $manuals) + 2))
 	echo "${p#/}/lib/systemd/system/ppctime-binfmt.service"
 	echo "${p#/}/lib/binfmt.d/zz-ppctime.conf"
 	for t in $TARGETS; do
-		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so"
+		eval echo "${p#/}/lib64/exec/ppctime/\$LOADER_$t" "${p#/}/lib64/ppctime/\$IMAGE_$t.so" \
+			"${p#/}/lib64/ppctime/\$IMAGE_$t-datastore.so"
 		for b in vdso-insns tb null_syscall context_switch vdsotest sleeper; do
 			echo "${p#/}/lib64/exec/ppctime/bench/$b-$t"
 		done

@@ -283,6 +283,89 @@ check_bad_images() { # TARGET PROBE IMAGE
 	fi
 }
 
+# Where IMAGE's note NAME ("Linux", "ppctime") has its name: its 4-byte desc
+# lies 8 bytes on, both names being 8 bytes with their NUL and padding.
+note_at() { # IMAGE NAME
+	at=$(LC_ALL=C grep -obUaP "$2\\x00" "$1" | head -n 1)
+	echo "${at%%:*}"
+}
+
+# A copy of IMAGE whose note NAME holds WORD, in the image's byte order.
+note_patched() { # IMAGE NAME WORD OUT
+	at=$(($(note_at "$1" "$2") + 8))
+	if [ "$(od -An -tu1 -j5 -N1 "$1" | tr -d ' ')" = 1 ]; then
+		bytes=$(printf '\\%03o\\%03o\\%03o\\%03o' $(($3 & 255)) $(($3 >> 8 & 255)) \
+			$(($3 >> 16 & 255)) $(($3 >> 24)))
+	else
+		bytes=$(printf '\\%03o\\%03o\\%03o\\%03o' $(($3 >> 24)) $(($3 >> 16 & 255)) \
+			$(($3 >> 8 & 255)) $(($3 & 255)))
+	fi
+	[ "$1" = "$4" ] || cp "$1" "$4"
+	printf "$bytes" | dd of="$4" bs=1 seek="$at" conv=notrunc 2>/dev/null
+}
+
+# An image that asks for a layout this ppctime does not know, or whose
+# layout note is not the one its code reads (the datastore's code with
+# 6.1's note), is refused: no program runs with pages it would misread.
+check_layout_refusals() { # TARGET PROBE DATASTORE_IMAGE
+	bad=$work/bad-$1
+	note_patched "$3" ppctime 99 "$bad-layout"
+	check_refused "refuse-unknown-layout-$1" "$bad-layout" "$2"
+	note_patched "$3" ppctime 1 "$bad-mismatch"
+	check_refused "refuse-layout-mismatch-$1" "$bad-mismatch" "$2"
+}
+
+# The datastore's image (IMAGE-datastore.so), by --vdso, as Linux 6.17 on
+# lays the pages out: the guest finds the data pages, all four of them,
+# below it; 1000 of glibc's clock_gettime make no time system call; every
+# clock it serves reads exactly what QEMU's system call answers from the
+# same pages (timekeeper-test holds those pages to the host's clocks).  As
+# Linux 7.3's own image (its version note, no layout note of ppctime's) it
+# is taken for the datastore's too.
+check_datastore() { # TARGET PROBE IMAGE
+	t=$1 probe=$2 image=$3
+	clocks="realtime monotonic monotonic-raw boottime tai realtime-coarse monotonic-coarse"
+
+	launch --vdso="$image" "$probe" vdso
+	pages=$(grep -c "memfd:ppctime-vdso-data" "$work/err")
+	if [ "$status" -ne 0 ] || [ "$(value listed)" != 1 ] || [ "$(value data_below)" != 1 ] ||
+	   [ "$(value data_stays_ro)" != 1 ] || [ "$(value clock_gettime)" != 0 ]; then
+		fail "datastore-vdso-seen-$t" "status $status, or no vDSO with read-only data below"; show
+	elif [ "$pages" -ne 4 ]; then
+		fail "datastore-vdso-seen-$t" "$pages data pages mapped, not 4"; show
+	else
+		pass "datastore-vdso-seen-$t"
+	fi
+
+	count_syscalls "$probe" --vdso="$image"
+	if [ "$status" -ne 0 ] || [ "$calls" -ne 0 ]; then
+		fail "datastore-vdso-used-$t" "status $status, $calls clock_gettime system calls for 1000 calls"
+	else
+		pass "datastore-vdso-used-$t (0 system calls for 1000 clock_gettime)"
+	fi
+
+	launch --vdso="$image" "$probe" compare 200 $clocks
+	off=
+	for c in $clocks; do
+		[ "$(value "worst_$c")" = 0 ] || off="$off $c:$(value "worst_$c")"
+	done
+	if [ "$status" -ne 0 ] || [ -n "$off" ]; then
+		fail "datastore-agreement-$t" "status $status, or the vDSO and the system call differ (ns):$off"; show
+	else
+		pass "datastore-agreement-$t ($(value reads) reads of 7 clocks, exact)"
+	fi
+
+	note_patched "$image" Linux $((7 << 16 | 3 << 8 | 4)) "$work/linux-7.3-$t"
+	printf x | dd of="$work/linux-7.3-$t" bs=1 seek="$(note_at "$image" ppctime)" \
+		conv=notrunc 2>/dev/null
+	launch -v --vdso="$work/linux-7.3-$t" "$probe" vdso
+	if [ "$status" -eq 0 ] && [ "$(value clock_gettime)" = 0 ] && has 'datastore layout' err; then
+		pass "datastore-linux-7.3-image-$t"
+	else
+		fail "datastore-linux-7.3-image-$t" "status $status, or not run as the datastore's"; show
+	fi
+}
+
 # Kill (or stop) the timekeeper while the guest compares glibc's
 # clock_gettime with the system call.  The coarse clock is the one a frozen
 # data page shows at once (the high-resolution ones extrapolate): it may
@@ -644,13 +727,14 @@ run_loader() { # TARGET LAUNCH
 }
 
 # PPCTIME_LAUNCH's fields in the order the loader's message names them
-# (launch_protocol.h), into $args.
+# (launch_protocol.h), into $args: the data pages Linux 6.1's two.
 loader_args() { # TARGET DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD
 	run_loader "$1" ""
 	args=
 	for name in $(sed -n 's/.*PPCTIME_LAUNCH=\([A-Z_,]*\).*/\1/p' "$work/err" | tr , ' '); do
 		case $name in
 		DATA_FD) args="$args,$2" ;;
+		DATA_PAGES) args="$args,2" ;;
 		PAGE_SIZE) args="$args,$3" ;;
 		IMAGE_FD) args="$args,$4" ;;
 		PROGRAM_FD) args="$args,$5" ;;
@@ -925,9 +1009,10 @@ if [ ! -x "$run" ]; then
 	exit 0
 fi
 # target_results TARGET: the cases of the loops below for TARGET: 39 of one
-# result each, 7 bad images, 3 FIFOs, 2 empty interpreters, 4 loader
-# failures, then realtime and tz (2 on ppc32, 3 elsewhere), ELFv2 on ppc64,
-# and an orphan case per way; or the SKIP, and orphans if it has a probe.
+# result each, 7 bad images and 2 bad layouts, 3 FIFOs, 2 empty
+# interpreters, 4 loader failures, 4 of the datastore image, then realtime
+# and tz (2 on ppc32, 3 elsewhere), ELFv2 on ppc64, and an orphan case per
+# way; or the SKIP, and orphans if it has a probe.
 target_results() {
 	dyn=$probes/launcher-probe-$1 static=$probes/launcher-probe-static-$1
 	orphans=0
@@ -938,9 +1023,9 @@ target_results() {
 		return
 	fi
 	case $1 in
-	ppc32) echo $((40 + 7 + 3 + 2 + 4 + 2 + orphans)) ;;
-	ppc64) echo $((40 + 7 + 3 + 2 + 4 + 3 + 1 + orphans)) ;;
-	*) echo $((40 + 7 + 3 + 2 + 4 + 3 + orphans)) ;;
+	ppc32) echo $((40 + 7 + 2 + 3 + 2 + 4 + 4 + 2 + orphans)) ;;
+	ppc64) echo $((40 + 7 + 2 + 3 + 2 + 4 + 4 + 3 + 1 + orphans)) ;;
+	*) echo $((40 + 7 + 2 + 3 + 2 + 4 + 4 + 3 + orphans)) ;;
 	esac
 }
 # Usage, version and a bad option; 5 refused values; the preload alone;
@@ -999,6 +1084,8 @@ for t in $TARGETS; do
 	check_ldso_as_program "ldso-as-program-$t" "$t" "$dyn"
 	check_sysroot "sysroot-$t" "$dyn"
 	check_bad_images "$t" "$dyn" "$image"
+	check_layout_refusals "$t" "$dyn" "${image%.so}-datastore.so"
+	check_datastore "$t" "$dyn" "${image%.so}-datastore.so"
 	check_page_size "refuse-page-size-$t" "$t" "$dyn"
 	check_not_executable "refuse-not-executable-$t" "$dyn"
 	check_missing_files "refuse-missing-files-$t" "$dyn"

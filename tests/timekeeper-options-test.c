@@ -95,10 +95,10 @@ static void test_tz_res(const struct layout *l)
 		return;
 	clock_getres(CLOCK_MONOTONIC, &res);
 	clock_getres(CLOCK_REALTIME_COARSE, &coarse);
-	west = rd32(&rig.reader, FIELD(&rig.reader, 0, tz_minuteswest));
-	dst = rd32(&rig.reader, FIELD(&rig.reader, 0, tz_dsttime));
-	hrtimer_res = rd32(&rig.reader, FIELD(&rig.reader, 0, hrtimer_res));
-	coarse_res = rd32(&rig.reader, FIELD(&rig.reader, 0, coarse_res));
+	west = rd32(&rig.reader, INFO(&rig.reader, tz_minuteswest));
+	dst = rd32(&rig.reader, INFO(&rig.reader, tz_dsttime));
+	hrtimer_res = rd32(&rig.reader, INFO(&rig.reader, hrtimer_res));
+	coarse_res = rd32(&rig.reader, INFO(&rig.reader, coarse_res));
 	/* The coarse clocks move once per update: whole host ticks, as few
 	 * as keep the rate within TIMEKEEPER_AUTO_MAX_HZ. */
 	report(west == tz.tz_minuteswest && dst == tz.tz_dsttime &&
@@ -127,7 +127,7 @@ static void test_schedule(const struct layout *l)
 	if (!rig_init(&rig, l, &o))
 		return;
 	clock_getres(CLOCK_MONOTONIC_COARSE, &tick);
-	period = rd32(&rig.reader, FIELD(&rig.reader, 0, coarse_res));
+	period = rd32(&rig.reader, INFO(&rig.reader, coarse_res));
 	for (int i = 0; i < 100; i++) {
 		timekeeper_update(&rig.tk);
 		clock_gettime(CLOCK_MONOTONIC, &now);
@@ -156,16 +156,19 @@ static const struct {
 	struct timekeeper_target target;
 	struct timekeeper_options options;
 } bad_input_cases[] = {
-	{ "ppc32 little-endian", { 0, 0 }, { 0 } },
-	{ "update rate too high", { 1, 0 }, { .update_hz = 10000000 } },
-	{ "realtime offset tv_nsec", { 1, 0 },
+	{ "ppc32 little-endian", { 0, 0, VDSO_LAYOUT_6_1 }, { 0 } },
+	{ "update rate too high", { 1, 0, VDSO_LAYOUT_6_1 }, { .update_hz = 10000000 } },
+	{ "realtime offset tv_nsec", { 1, 0, VDSO_LAYOUT_6_1 },
 	  { .realtime_offset = { 0, 1000000000 } } },
-	{ "realtime before 1970", { 1, 0 },
+	{ "realtime before 1970", { 1, 0, VDSO_LAYOUT_6_1 },
 	  { .realtime_offset = { -200LL * 365 * 86400, 0 } } },
-	{ "timezone", { 1, 0 }, { .tz = &far_tz } },
-	{ "page too small", { 1, 0 }, { .page_size = 128 } },
-	{ "page size not a power of two", { 0, 1 }, { .page_size = 5000 } },
-	{ "unknown mode", { 0, 1 }, { .mode = 7 } },
+	{ "timezone", { 1, 0, VDSO_LAYOUT_6_1 }, { .tz = &far_tz } },
+	{ "page too small", { 1, 0, VDSO_LAYOUT_6_1 }, { .page_size = 128 } },
+	{ "page size not a power of two", { 0, 1, VDSO_LAYOUT_6_1 }, { .page_size = 5000 } },
+	{ "unknown mode", { 0, 1, VDSO_LAYOUT_6_1 }, { .mode = 7 } },
+	{ "unknown data layout", { 1, 0, 0 }, { 0 } },
+	{ "datastore pages with no page size", { 1, 0, VDSO_LAYOUT_DATASTORE }, { 0 } },
+	{ "datastore page too small", { 1, 0, VDSO_LAYOUT_DATASTORE }, { .page_size = 2048 } },
 };
 
 static void test_bad_input(void)
@@ -186,12 +189,14 @@ static void test_bad_input(void)
 
 int main(void)
 {
-	/* The two realtime offsets, tz and res, the schedule, bad input. */
-	test_plan(2 + 1 + 1 + TEST_ARRAY_SIZE(bad_input_cases));
+	/* The two realtime offsets, tz and res in each layout, the
+	 * schedule, bad input. */
+	test_plan(2 + 2 + 1 + TEST_ARRAY_SIZE(bad_input_cases));
 	test_realtime_offset(&layouts[2], (struct timespec){ 5 * 365 * 86400 + 12345,
 							     123456789 });
 	test_realtime_offset(&layouts[0], (struct timespec){ -365 * 86400, 0 });
 	test_tz_res(&layouts[1]);
+	test_tz_res(&datastore_layouts[0]);
 	test_schedule(&layouts[1]);
 	test_bad_input();
 	return test_failures ? 1 : 0;

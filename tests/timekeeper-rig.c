@@ -35,8 +35,7 @@ uint64_t rd64(const struct reader *r, size_t off)
 
 size_t data_at(const struct reader *r, int i)
 {
-	return (r->is64 ? VDSO_DATA_OFFSET64 : VDSO_DATA_OFFSET32) +
-	       i * sizeof(struct vdso_data);
+	return r->layout->time_data[r->is64] + r->layout->clocks[i];
 }
 
 /* seq and clock_mode: one doubleword load on ppc64, as the vDSO does. */
@@ -115,7 +114,13 @@ static void *run_timekeeper(void *arg)
 	return NULL;
 }
 
-/* Map the page as the launcher does (memfd, shared) and initialise;
+/* The pages' bytes, as the guest maps them. */
+static size_t rig_bytes(const struct layout *l)
+{
+	return vdso_layout_find(l->target.layout)->nr_pages * l->page_size;
+}
+
+/* Map the pages as the launcher does (memfd, shared) and initialise;
  * false, with rig->err, if the timekeeper refuses. */
 bool rig_init(struct rig *rig, const struct layout *l,
 	      const struct timekeeper_options *options)
@@ -124,13 +129,12 @@ bool rig_init(struct rig *rig, const struct layout *l,
 
 	memset(rig, 0, sizeof(*rig));
 	rig->layout = l;
-	if (fd < 0 || ftruncate(fd, l->page_size)) {
+	if (fd < 0 || ftruncate(fd, rig_bytes(l))) {
 		perror("memfd");
 		exit(1);
 	}
-	rig->page = mmap(NULL, l->page_size, PROT_READ | PROT_WRITE, MAP_SHARED,
-			 fd, 0);
-	rig->reader.page = mmap(NULL, l->page_size, PROT_READ, MAP_SHARED, fd, 0);
+	rig->page = mmap(NULL, rig_bytes(l), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	rig->reader.page = mmap(NULL, rig_bytes(l), PROT_READ, MAP_SHARED, fd, 0);
 	close(fd);
 	if (rig->page == MAP_FAILED || rig->reader.page == MAP_FAILED) {
 		perror("mmap");
@@ -138,6 +142,8 @@ bool rig_init(struct rig *rig, const struct layout *l,
 	}
 	rig->reader.is64 = l->target.is64;
 	rig->reader.big_endian = l->target.big_endian;
+	rig->reader.layout = vdso_layout_find(l->target.layout);
+	rig->reader.page_size = l->page_size;
 	return !timekeeper_init(&rig->tk, rig->page, &l->target, options,
 				rig->err, sizeof(rig->err));
 }
@@ -163,8 +169,8 @@ static void rig_stop(struct rig *rig)
 void rig_free(struct rig *rig)
 {
 	rig_stop(rig);
-	munmap(rig->page, rig->layout->page_size);
-	munmap((void *)rig->reader.page, rig->layout->page_size);
+	munmap(rig->page, rig_bytes(rig->layout));
+	munmap((void *)rig->reader.page, rig_bytes(rig->layout));
 }
 
 bool is_mirror(const struct rig *rig)

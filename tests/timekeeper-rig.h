@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * What the timekeeper's host tests share (timekeeper-rig.c): the target
- * layouts and clocks they test, the limits of agreement with the host's
- * clocks, the page read the way ppctime's powerpc vDSO reads it, and a
- * rig, a timekeeper at work on a page mapped as the launcher maps it.
+ * What the timekeeper's host tests share (timekeeper-rig.c): the targets
+ * and data layouts and the clocks they test, the limits of agreement with
+ * the host's clocks, the pages read the way ppctime's powerpc vDSO reads
+ * them, and a rig, a timekeeper at work on pages mapped as the launcher
+ * maps them.
  */
 #ifndef TIMEKEEPER_RIG_H
 #define TIMEKEEPER_RIG_H
@@ -21,6 +22,7 @@
 #include <vdso/datapage.h>
 
 #include "targets.h"
+#include "vdso_layout.h"
 
 #define NSEC_PER_SEC		1000000000ull
 #define UPDATE_HZ		10000
@@ -34,15 +36,22 @@
  */
 #define COARSE_LAG_LIMIT_NS	(1000 * 1000000ll)
 
+/* A target and data layout, and the kernel page size its pages lie apart by. */
 struct layout {
 	const char *name;
 	struct timekeeper_target target;
 	size_t page_size;
 };
 
+/* Each target in Linux 6.1's layout, then in the datastore's. */
 #define LAYOUT(n, tr, cls, be, img, so, ld, pg, qm) \
-	{ n, { .is64 = (cls) == 64, .big_endian = be }, pg },
+	{ n, { .is64 = (cls) == 64, .big_endian = be, .layout = VDSO_LAYOUT_6_1 }, pg },
 static const struct layout layouts[] = { PPCTIME_TARGETS(LAYOUT) };
+#undef LAYOUT
+#define LAYOUT(n, tr, cls, be, img, so, ld, pg, qm) \
+	{ n " datastore", { .is64 = (cls) == 64, .big_endian = be, \
+			    .layout = VDSO_LAYOUT_DATASTORE }, pg },
+static const struct layout datastore_layouts[] = { PPCTIME_TARGETS(LAYOUT) };
 #undef LAYOUT
 
 static const struct {
@@ -70,17 +79,27 @@ static inline uint64_t host_ns(clockid_t id)
 
 /* ---- The emulated powerpc vDSO reader ---- */
 
-/* The page as the guest sees it: read-only, in the target's byte order. */
+/*
+ * The pages as the guest sees them: read-only, in the target's byte order
+ * and data layout, page_size apart.
+ */
 struct reader {
 	const uint8_t *page;
 	bool is64, big_endian;
+	const struct vdso_layout *layout;
+	size_t page_size;
 };
 
 uint32_t rd32(const struct reader *r, size_t off);
 uint64_t rd64(const struct reader *r, size_t off);
 size_t data_at(const struct reader *r, int i);
 
-#define FIELD(r, i, f) (data_at(r, i) + offsetof(struct vdso_data, f))
+/* Clock source i's field f, the (first) time info's f, the frequency. */
+#define FIELD(r, i, f) (data_at(r, i) + offsetof(struct vdso_clock, f))
+#define INFO(r, f) ((r)->layout->time_data[(r)->is64] + (r)->layout->infos[0] + \
+		    offsetof(struct vdso_time_info, f))
+#define TBFREQ(r) ((r)->layout->tbfreq_page * (r)->page_size + \
+		   (r)->layout->tbfreq[(r)->is64])
 
 void rd_seq_mode(const struct reader *r, int i, uint32_t *seq, int32_t *mode);
 

@@ -1,15 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host test of the timekeeper (timekeeper/timekeeper.h), each target
- * layout in turn: it writes a data page while this program reads the page
- * the way ppctime's powerpc vDSO does (timekeeper-rig.h) and compares what
- * it reads with the host's own clocks.
+ * Host test of the timekeeper (timekeeper/timekeeper.h), each target in
+ * turn: it writes the data pages while this program reads them the way
+ * ppctime's powerpc vDSO does (timekeeper-rig.h) and compares what it
+ * reads with the host's own clocks.
  *
- * Per layout: the published timebase frequency; agreement with the host's
- * clock_gettime() in the mode the timekeeper picks here and in forced
- * steer mode; no clock going backwards across two threads; a seqcount
- * torture against a writer updating back to back; the watchdog's mode
- * NONE.  The options' tests are timekeeper-options-test.c.
+ * Per target, in Linux 6.1's layout: the published timebase frequency;
+ * agreement with the host's clock_gettime() in the mode the timekeeper
+ * picks here and in forced steer mode; no clock going backwards across
+ * two threads; a seqcount torture against a writer updating back to
+ * back; the watchdog's mode NONE.  In the datastore's, what depends on
+ * where the writer puts things: the frequency on its own page, agreement
+ * (briefly) and mode NONE.  The options' tests are
+ * timekeeper-options-test.c.
  *
  * Prints PASS:/FAIL:/SKIP: lines (tests/README.md) and, on lines starting
  * with '#', the figures behind them.
@@ -331,8 +334,7 @@ static uint64_t measure_tsc_hz(void)
 static void test_tbfreq(struct rig *rig, uint64_t measured)
 {
 	const struct reader *r = &rig->reader;
-	uint64_t published = rd64(r, r->is64 ? VDSO_TBFREQ_OFFSET64
-					     : VDSO_TBFREQ_OFFSET32);
+	uint64_t published = rd64(r, TBFREQ(r));
 	double off = ((double)published - measured) / measured;
 
 	printf("# %s tb_ticks_per_sec %" PRIu64 ", measured %" PRIu64
@@ -343,17 +345,19 @@ static void test_tbfreq(struct rig *rig, uint64_t measured)
 
 /* ---- the page after the timekeeper process ---- */
 
+#define CLEAR_MODE_ROUNDS	60
+
 /*
  * A timekeeper process that dies (SIGKILL at a random moment of a 100 kHz
  * update loop, so also in mid-write; SIGKILL while stopped; or a plain
- * exit) leaves both clock_modes NONE, and readers go to the system call.
+ * exit), in each of rounds rounds, leaves both clock_modes NONE, and
+ * readers go to the system call.
  */
-static void test_clear_mode_at_exit(const struct layout *l)
+static void test_clear_mode_at_exit(const struct layout *l, int rounds)
 {
 	static const char *const ends[] = { "killed", "killed while stopped", "exited" };
 	struct timekeeper_options o = { .update_hz = TIMEKEEPER_MAX_HZ,
 					 .page_size = l->page_size };
-	const int rounds = 60;
 	int cleared = 0, seq_odd = 0, served = 0;
 	char last[160] = "";
 
@@ -431,6 +435,30 @@ static unsigned int layout_results(const struct layout *l,
 	return 1 + (mirror ? 1 : 2) + 1 + (*mirror_available ? 2 : 0) + 2;
 }
 
+/*
+ * The datastore layout's tbfreq, agreement and mode NONE; or one FAIL.
+ * Briefer than 6.1's: only where the writer puts things differs.
+ */
+#define DATASTORE_RESULTS	3
+#define DATASTORE_AGREEMENT_NS	(NSEC_PER_SEC / 4)
+#define DATASTORE_CLEAR_MODE_ROUNDS	12
+
+static void test_datastore(const struct layout *l, uint64_t tsc_hz)
+{
+	struct timekeeper_options o = { .update_hz = UPDATE_HZ, .page_size = l->page_size };
+	struct rig rig;
+
+	if (!rig_init(&rig, l, &o)) {
+		report(false, "%s: timekeeper_init: %s", l->name, rig.err);
+		return;
+	}
+	test_tbfreq(&rig, tsc_hz);
+	rig_start(&rig);
+	test_agreement(&rig, timekeeper_mode_name(&rig.tk), DATASTORE_AGREEMENT_NS);
+	rig_free(&rig);
+	test_clear_mode_at_exit(l, DATASTORE_CLEAR_MODE_ROUNDS);
+}
+
 int main(void)
 {
 	uint64_t tsc_hz = measure_tsc_hz();
@@ -443,6 +471,7 @@ int main(void)
 
 		results += layout_results(&layouts[i], &o, &mirrored);
 	}
+	results += TEST_ARRAY_SIZE(datastore_layouts) * DATASTORE_RESULTS;
 	test_plan(results);
 	for (size_t i = 0; i < sizeof(layouts) / sizeof(*layouts); i++) {
 		const struct layout *l = &layouts[i];
@@ -487,7 +516,9 @@ int main(void)
 			rig_free(&rig);
 		}
 		test_torture(l);
-		test_clear_mode_at_exit(l);
+		test_clear_mode_at_exit(l, CLEAR_MODE_ROUNDS);
 	}
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(datastore_layouts); i++)
+		test_datastore(&datastore_layouts[i], tsc_hz);
 	return test_failures ? 1 : 0;
 }

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # ppctime-timekeeperd, the shared timekeeper, with ppctime-run: the first
 # launch starts it, the next ones find it; glibc reads the shared page
-# through the vDSO; the pages a launch gets are sealed and read-only;
+# through the vDSO; an image of either data layout gets that layout's
+# pages from the one daemon; the pages a launch gets are sealed and read-only;
 # clock options keep a launch's own keeper; a killed or stalled daemon
 # turns into system calls for the programs already running, and the next
 # launch starts a new one, also for a daemon stuck as a whole; the daemon
@@ -73,6 +74,32 @@ check_vdso_used() { # NAME PROBE
 		fail "$1" "$calls clock_gettime system calls for 1000 calls"
 	else
 		pass "$1 ($calls system calls for 1000 clock_gettime)"
+	fi
+}
+
+# Linux 6.1's image and the datastore's, from one daemon: each launch maps
+# the daemon's data file of its image's layout (2 pages of the 6.1 one, 4
+# of the datastore one), and reads the time through the datastore's with
+# no time system call.
+check_layouts() { # NAME TARGET PROBE
+	d=$work/$1
+	image=$top_builddir/vdso-kernel/$(vdso_image "$2")
+	launch_in "$d" "$3" vdso
+	first=$(keeper_in) old=$(grep -c "memfd:ppctime-vdso-data-$2-6.1 " "$work/err")
+	export QEMU_STRACE=1
+	launch_in "$d" --vdso="${image%.so}-datastore.so" "$3" vdso
+	unset QEMU_STRACE
+	new=$(grep -c "memfd:ppctime-vdso-data-$2-datastore " "$work/err")
+	calls=$(grep -c 'clock_gettime' "$work/err")
+	if [ "$status" -ne 0 ] || [ -z "$first" ] || ! has "timekeeper found: daemon $first " err ||
+	   [ "$(value clock_gettime)" != 0 ]; then
+		fail "$1" "status $status, or the datastore launch did not find daemon $first"; show_err
+	elif [ "$old" -ne 2 ] || [ "$new" -ne 4 ]; then
+		fail "$1" "$old pages of the 6.1 data file, $new of the datastore one (2 and 4 expected)"
+	elif [ "$calls" -ne 0 ]; then
+		fail "$1" "$calls clock_gettime system calls through the datastore image"
+	else
+		pass "$1 (daemon $first: 2 pages of 6.1, 4 of the datastore; 0 system calls)"
 	fi
 }
 
@@ -663,7 +690,7 @@ defences="check_flood:flood-bounded check_unmapped_user:unmapped-user-refused
 	check_root_on_demand:root-machine-on-demand
 	check_root_open_dir_refused:root-open-dir-refused
 	check_system_idle_exit:system-idle-exit"
-# Per target 11 cases, or a SKIP without its probe or the daemon; the
+# Per target 12 cases, or a SKIP without its probe or the daemon; the
 # daemon's defences once if a target ran.
 ready=0
 for t in $TARGETS; do
@@ -674,7 +701,7 @@ done
 if [ "$ready" -eq 0 ]; then
 	plan "$(count $TARGETS)"
 else
-	plan $((11 * ready + $(count $TARGETS) - ready + $(count $defences)))
+	plan $((12 * ready + $(count $TARGETS) - ready + $(count $defences)))
 fi
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
@@ -685,6 +712,7 @@ for t in $TARGETS; do
 	check_started_then_found "daemon-started-then-found-$t" "$dyn"
 	check_vdso_used "daemon-vdso-used-$t" "$dyn"
 	check_vdso_used "daemon-vdso-used-static-$t" "$static"
+	check_layouts "daemon-layouts-$t" "$t" "$dyn"
 	check_private_for_options "daemon-private-for-options-$t" "$dyn"
 	check_daemon_loss "daemon-killed-$t" KILL "$dyn"
 	check_daemon_loss "daemon-stalled-$t" STOP "$static"

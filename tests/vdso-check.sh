@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# For each configured target: vdso-check on the real vDSO image (its own
-# plan, and PASS/FAIL line per rule), then on every fixture of
+# For each configured target: vdso-check on the real vDSO images, of each
+# data layout (their own plans, and a PASS/FAIL line per rule), then on
+# every fixture of
 # tests/bad-vdso/fixtures, which it must reject for exactly the rules listed
 # there ("-": for none).
 . "${srcdir:=.}/tests/test-lib.sh"
@@ -21,9 +22,11 @@ done
 plan "$results"
 
 for t in $TARGETS; do
-	eval objdump=\${CROSS_$t}objdump image=\$IMAGE_$t.so
-	image=$top_builddir/vdso-kernel/$image
-	"$check" --target="$t" --objdump="$objdump" "$image" "$image.dbg" || failed=1
+	eval objdump=\${CROSS_$t}objdump name=\$IMAGE_$t
+	for image in $name $name-datastore; do
+		image=$top_builddir/vdso-kernel/$image.so
+		"$check" --target="$t" --objdump="$objdump" "$image" "$image.dbg" || failed=1
+	done
 
 	while read -r name rules what; do
 		fixture=$top_builddir/tests/bad-vdso/$t/$name.so

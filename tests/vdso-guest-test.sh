@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Runs tests/guest/vdso-clock-test on each target under ppctime-run: ABI
 # and bad input, agreement with the syscall, monotonicity, the seqcount
-# under a 10 kHz timekeeper, and no syscall on the fast path.  The guest
+# under a 10 kHz timekeeper, and no syscall on the fast path; with the
+# datastore's image (IMAGE-datastore.so) ABI and bad input and the
+# auxiliary clocks (none set up) passed on to the kernel.  The guest
 # program plans its own results; this script plans its own.
 . "${srcdir:=.}/tests/test-lib.sh"
 set -e
@@ -11,6 +13,10 @@ run=$top_builddir/run/ppctime-run
 # served clocks, then ones the vDSO passes to the kernel
 served="0 1 4 5 6 7 11"
 passed_on="2 3"
+# With the datastore's image: CLOCK_AUX (16), which ppctime's timekeeper
+# leaves in mode NONE, the kernel's (launcher-test.sh counts a served
+# one's calls).
+datastore_passed_on=16
 
 # guest TARGET ARGS...: one run, its lines tagged with the target; a run
 # that fails without saying why is reported as a failure too.
@@ -42,8 +48,24 @@ guest() {
 clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource \
 	2>/dev/null || echo unknown)
 steps_on=
-# The strace case of each clock per target, and the SKIP below.
-results=$(($(count $served $passed_on) * $(count $TARGETS)))
+# strace_calls TARGET CLOCK WANT [OPTIONS...]: QEMU's -strace of 100 vDSO
+# calls on CLOCK shows WANT clock_gettime syscalls.
+strace_calls() {
+	local t=$1 clk=$2 want=$3 n
+	shift 3
+	n=$(QEMU_STRACE=1 "$run" "$@" "$prog" calls "$clk" 100 2>&1 |
+		grep -c 'clock_gettime' || :)
+	if [ "$n" -eq "$want" ]; then
+		echo "PASS: $t: strace: 100 vDSO calls on clock $clk$image_label made $n clock_gettime syscalls"
+	else
+		echo "FAIL: $t: strace: 100 vDSO calls on clock $clk$image_label made $n clock_gettime syscalls, expected $want"
+		failed=1
+	fi
+}
+
+# The strace case of each clock per target, the datastore image's two, and
+# the SKIP below.
+results=$(($(count $served $passed_on $datastore_passed_on) * $(count $TARGETS)))
 [ "$clocksource" = tsc ] || results=$((results + 1))
 plan "$results"
 if [ "$clocksource" != tsc ]; then
@@ -64,19 +86,17 @@ for t in $TARGETS; do
 
 	# QEMU's -strace: no clock_gettime syscall for served clocks, one
 	# per call for the others.
-	for clk in $served $passed_on; do
-		n=$(QEMU_STRACE=1 "$run" "$prog" calls "$clk" 100 2>&1 |
-			grep -c 'clock_gettime' || :)
-		case " $passed_on " in
-		*" $clk "*) want=100 ;;
-		*) want=0 ;;
-		esac
-		if [ "$n" -eq "$want" ]; then
-			echo "PASS: $t: strace: 100 vDSO calls on clock $clk made $n clock_gettime syscalls"
-		else
-			echo "FAIL: $t: strace: 100 vDSO calls on clock $clk made $n clock_gettime syscalls, expected $want"
-			failed=1
-		fi
+	image_label=
+	for clk in $served; do
+		strace_calls "$t" "$clk" 0
 	done
+	for clk in $passed_on; do
+		strace_calls "$t" "$clk" 100
+	done
+
+	eval datastore=$top_builddir/vdso-kernel/\$IMAGE_$t-datastore.so
+	image_label=" (datastore image)"
+	guest "$t datastore" --vdso="$datastore" "$prog" abi
+	strace_calls "$t" "$datastore_passed_on" 100 --vdso="$datastore"
 done
 exit $failed

@@ -170,6 +170,26 @@ def lower_data_page(elf, sites, delta):
         elf.word(off, (w & 0xffff0000) | (imm & 0xffff))
 
 
+def note(elf, name):
+    """File offsets of the desc and the name of the note called name."""
+    seg = elf.segment(PT_NOTE)
+    at, end = seg['offset'], seg['offset'] + seg['filesz']
+    while at + 12 <= end:
+        namesz, descsz = elf.word(at), elf.word(at + 4)
+        desc = at + 12 + (namesz + 3 & ~3)
+        if elf.b[at + 12:at + 12 + namesz] == name.encode() + b'\0':
+            return desc, at + 12
+        at = desc + (descsz + 3 & ~3)
+    raise LookupError('no note ' + name)
+
+
+def linux_image(elf, version):
+    """As Linux's own image of a release (KERNEL_VERSION's number): no
+    ppctime layout note, and the version note says that release."""
+    elf.b[note(elf, 'ppctime')[1]] = ord('x')
+    elf.word(note(elf, 'Linux')[0], version)
+
+
 def change(elf, kind, rec, **fields):
     rec.update(fields)
     elf.put(kind, rec)
@@ -221,6 +241,8 @@ def main(op, src, dst):
         'one-data-page-lower': lambda: lower_data_page(
             elf, data_page_sites(elf, '__kernel_time'), int(arg)),
         'no-data-page': lambda: [elf.word(pc - 8, NOP) for pc in data_page_sites(elf)],
+        'layout-note': lambda: elf.word(note(elf, 'ppctime')[0], int(arg)),
+        'linux-image': lambda: linux_image(elf, int(arg, 0)),
     }
     ops[op]()
     with open(dst, 'wb') as f:

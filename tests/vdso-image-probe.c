@@ -6,9 +6,10 @@
  *   vdso-image-probe TARGET IMAGE
  *
  * runs vdso_image_load, vdso_image_match for TARGET (ppc32, ppc64,
- * ppc64le), the lookup of __kernel_clock_gettime, vdso_image_check_guest
- * and vdso_image_page_size, and prints "accepted: N-byte pages" (exit 0)
- * or "refused by STEP: why" for the first that fails (exit 1).
+ * ppc64le), the lookup of __kernel_clock_gettime, vdso_image_check_guest,
+ * vdso_image_layout and vdso_image_page_size, and prints "accepted: LAYOUT
+ * layout, N-byte pages" (exit 0) or "refused by STEP: why" for the first
+ * that fails (exit 1).
  */
 #include "vdso_image.h"
 
@@ -17,6 +18,7 @@
 #include <string.h>
 
 #include "targets.h"
+#include "vdso_layout.h"
 
 static const struct {
 	const char *name;
@@ -37,6 +39,7 @@ int main(int argc, char **argv)
 	uint64_t entry, page_size;
 	struct vdso_image img;
 	char err[512];
+	int layout;
 	size_t t;
 
 	for (t = 0; argc == 3 && t < ntargets; t++)
@@ -56,13 +59,16 @@ int main(int argc, char **argv)
 		step = "lookup";
 	else if (vdso_image_check_guest(&img, err, sizeof(err)))
 		step = "check";
-	else if (vdso_image_page_size(&img, &page_size, err, sizeof(err)))
+	else if (vdso_image_layout(&img, &layout, err, sizeof(err)))
+		step = "layout";
+	else if (vdso_image_page_size(&img, layout, &page_size, err, sizeof(err)))
 		step = "page-size";
 	vdso_image_free(&img);
 	if (step) {
 		printf("refused by %s: %s\n", step, err);
 		return 1;
 	}
-	printf("accepted: %llu-byte pages\n", (unsigned long long)page_size);
+	printf("accepted: %s layout, %llu-byte pages\n", vdso_layout_name(layout),
+	       (unsigned long long)page_size);
 	return 0;
 }

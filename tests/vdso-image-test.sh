@@ -1,12 +1,15 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # ppctime-run's image checks (elf/vdso_image) through
-# tests/vdso-image-probe, for each configured target: the built images, the
-# benchmarks' variants and Linux 6.1's own (when built) are accepted with
-# the page size they were built for; copies of the built image corrupted
-# one way each, which today's checks let through to crash or mislead the
-# guest, are refused with the reason; images with tens of thousands of
-# version definitions are checked in linear time.
+# tests/vdso-image-probe, for each configured target: the built images of
+# both data layouts, the benchmarks' variants and Linux 6.1's own (when
+# built) are accepted with the layout and page size they were built for;
+# copies of the built image corrupted one way each, which today's checks
+# let through to crash or mislead the guest, are refused with the reason;
+# the layout notes are read as ppctime-run reads them (a layout it does not
+# know, a note that is not the code's, Linux's own images by release);
+# images with tens of thousands of version definitions are checked in
+# linear time.
 # The corruptions are tests/vdso-image-patch.py's.  Protocol:
 # tests/README.md.
 . "${srcdir:=.}/tests/test-lib.sh"
@@ -30,13 +33,13 @@ verdict() {
 	echo "$out: exit $rc"
 }
 
-# expect_accepted NAME TARGET IMAGE PAGE_SIZE
+# expect_accepted NAME TARGET IMAGE PAGE_SIZE [LAYOUT]: of LAYOUT (6.1).
 expect_accepted() {
 	out=$(verdict "$2" "$3")
-	if [ "$out" = "accepted: $4-byte pages: exit 0" ]; then
-		pass "$1: accepted, $4-byte pages"
+	if [ "$out" = "accepted: ${5:-6.1} layout, $4-byte pages: exit 0" ]; then
+		pass "$1: accepted, ${5:-6.1} layout, $4-byte pages"
 	else
-		fail "$1" "expected accepted with $4-byte pages, got: $out"
+		fail "$1" "expected accepted with the ${5:-6.1} layout and $4-byte pages, got: $out"
 	fi
 }
 
@@ -49,13 +52,13 @@ expect_refused() {
 	esac
 }
 
-# The page size the .dbg twin's _vdso_datapage says, by readelf: the symbol
-# lies VDSO_NR_PAGES (2) pages below the image.
+# The page size the .dbg twin $2's _vdso_datapage says, by readelf: the
+# symbol lies the layout's pages, $3 of them, below the image.
 symbol_page_size() {
 	value=$("$1" -sW "$2" | awk '$8 == "_vdso_datapage" { print $2 }')
 	[ -n "$value" ] || return 1
 	low=$(printf '%s\n' "$value" | sed 's/.*\(........\)$/\1/')
-	echo $(((4294967296 - 0x$low) / 2))
+	echo $(((4294967296 - 0x$low) / $3))
 }
 
 now_ms() {
@@ -98,26 +101,44 @@ export-object|check|not STT_FUNC
 export-hidden|check|hidden
 version-symbol-value|check|no version node
 one-data-page-lower|page-size|-byte pages), at
-no-data-page|page-size|no code finds a data page'
+no-data-page|page-size|no code finds a data page
+linux-image=0x060c00|layout|Linux 6.12 to 6.16 lay'
+# The datastore image's notes: OPERATION|ACCEPTED LAYOUT or REFUSING STEP|MESSAGE-PART.
+datastore_notes='linux-image=0x070304|datastore|
+layout-note=99|layout|asks for data layout 99
+layout-note=1|page-size|not in a page the 6.1 layout
+linux-image=0x061000|layout|Linux 6.12 to 6.16 lay'
 # The version definitions of an image checked in linear time.
 verdef_counts="30000 262144"
 # seeds NAME: the benchmarks' variants of image NAME.so.
 seeds() { ls "$top_builddir"/benchtests/seeds/*/"$1.so" 2>/dev/null || :; }
 
+# The images built, each IMAGE LAYOUT PAGES: ppctime's of each layout and
+# Linux 6.1's own.
+images() {
+	echo "vdso-kernel/$1 6.1 2"
+	echo "vdso-kernel/$1-datastore datastore 4"
+	echo "linux-vdso/$1 6.1 2"
+}
+
 # Per target: each image built (three cases) or its SKIP, the seeds, the
-# data page moved, the refusals, dh_strip, the version definitions.
+# data page moved, the refusals, the datastore image's notes, dh_strip,
+# the version definitions.
 results=0
 for t in $TARGETS; do
 	eval name=\$IMAGE_$t
-	for dir in vdso-kernel linux-vdso; do
-		if [ -f "$top_builddir/$dir/$name.so" ]; then
+	while read -r f layout pages; do
+		if [ -f "$top_builddir/$f.so" ]; then
 			results=$((results + 3))
 		else
 			results=$((results + 1))
 		fi
-	done
-	results=$((results + $(seeds "$name" | wc -l) + 1 +
-		$(printf '%s\n' "$refusals" | wc -l) + 1 + $(count $verdef_counts)))
+	done <<-EOF
+	$(images "$name")
+	EOF
+	results=$((results + $(seeds "$name" | wc -l) + 2 +
+		$(printf '%s\n' "$refusals" | wc -l) +
+		$(printf '%s\n' "$datastore_notes" | wc -l) + 1 + $(count $verdef_counts)))
 done
 plan "$results"
 
@@ -125,21 +146,23 @@ for t in $TARGETS; do
 	eval page=\$PAGE_SIZE_$t readelf=\${CROSS_$t}readelf name=\$IMAGE_$t
 	image=$top_builddir/vdso-kernel/$name.so
 
-	for dir in vdso-kernel linux-vdso; do
-		f=$top_builddir/$dir/$name.so
-		if [ ! -f "$f" ]; then
-			skip "$t $dir/$name.so" "not built (make linux-vdso builds Linux 6.1's)"
+	while read -r f layout pages; do
+		if [ ! -f "$top_builddir/$f.so" ]; then
+			skip "$t $f.so" "not built (make linux-vdso builds Linux 6.1's)"
 			continue
 		fi
-		expect_accepted "$t $dir/$name.so" "$t" "$f" "$page"
-		expect_accepted "$t $dir/$name.so.dbg" "$t" "$f.dbg" "$page"
-		sym_page=$(symbol_page_size "$readelf" "$f.dbg") || sym_page="no _vdso_datapage"
+		expect_accepted "$t $f.so" "$t" "$top_builddir/$f.so" "$page" "$layout"
+		expect_accepted "$t $f.so.dbg" "$t" "$top_builddir/$f.so.dbg" "$page" "$layout"
+		sym_page=$(symbol_page_size "$readelf" "$top_builddir/$f.so.dbg" "$pages") ||
+			sym_page="no _vdso_datapage"
 		if [ "$sym_page" = "$page" ]; then
-			pass "$t $dir/$name.so.dbg: _vdso_datapage says $page-byte pages too"
+			pass "$t $f.so.dbg: _vdso_datapage says $page-byte pages too"
 		else
-			fail "$t $dir/$name.so.dbg" "_vdso_datapage says $sym_page, configure $page"
+			fail "$t $f.so.dbg" "_vdso_datapage says $sym_page, configure $page"
 		fi
-	done
+	done <<-EOF
+	$(images "$name")
+	EOF
 	for f in $(seeds "$name"); do
 		expect_accepted "$t ${f#"$top_builddir"/}" "$t" "$f" "$page"
 	done
@@ -156,6 +179,24 @@ for t in $TARGETS; do
 	done <<-EOF
 	$refusals
 	EOF
+
+	# Linux's own 6.1 image has no layout note: its release says 6.1's.
+	patched linux-image=0x060100 &&
+		expect_accepted "$t linux-image=0x060100" "$t" "$bad" "$page" 6.1
+
+	# Which layout the datastore image's notes say: Linux 7.3's own
+	# image (no layout note) is the datastore's too.
+	image=$top_builddir/vdso-kernel/$name-datastore.so
+	while IFS='|' read -r op step message; do
+		patched "$op" || continue
+		case $step in
+		datastore) expect_accepted "$t datastore $op" "$t" "$bad" "$page" "$step" ;;
+		*) expect_refused "$t datastore $op" "$t" "$bad" "$step" "$message" ;;
+		esac
+	done <<-EOF
+	$datastore_notes
+	EOF
+	image=$top_builddir/vdso-kernel/$name.so
 
 	# As dh_strip strips a shared library, with the target's strip.
 	bad=$work/$t-dh_strip.so
@@ -176,7 +217,7 @@ for t in $TARGETS; do
 		ms=$(($(now_ms) - start))
 		rm -f "$bad"
 		case $n:$out in
-		30000:"accepted: $page-byte pages: exit 0" | \
+		30000:"accepted: 6.1 layout, $page-byte pages: exit 0" | \
 		262144:"refused by check: "*"repeats index"*": exit 1")
 			pass "$t $n version definitions: $ms ms (bound $time_limit s): ${out%: exit ?}" ;;
 		*) fail "$t $n version definitions" "in $ms ms: $out" ;;

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The guest's data page, written in the target's byte order and layout
- * (datapage_writer.h), and the threads that leave its clock_mode NONE
- * once the writer's process is gone.
+ * The guest's data pages, written in the target's byte order and data
+ * layout (datapage_writer.h, vdso_layout.h), and the threads that leave
+ * their clock_mode NONE once the writer's process is gone.
  */
 #define _GNU_SOURCE
 #include "datapage_writer.h"
@@ -18,16 +18,18 @@
 
 #include "timekeeper_internal.h"
 
-/* ---- The page, in the target's byte order ---- */
+/* ---- The pages, in the target's byte order and layout ---- */
 
-static size_t data_offset(const struct timekeeper_target *t, int i)
+/* Clock source i's field at offset field, from the first page. */
+static size_t clock_at(const struct timekeeper_page *pg, int i, size_t field)
 {
-	return (t->is64 ? VDSO_DATA_OFFSET64 : VDSO_DATA_OFFSET32) +
-	       i * sizeof(struct vdso_data);
+	return pg->layout->time_data[pg->target.is64] + pg->layout->clocks[i] + field;
 }
 
-#define DATA_FIELD(t, i, field) \
-	(data_offset(t, i) + offsetof(struct vdso_data, field))
+#define CLOCK_FIELD(pg, i, f)	clock_at(pg, i, offsetof(struct vdso_clock, f))
+/* The time info's copy k. */
+#define INFO_FIELD(pg, k, f)	((pg)->layout->time_data[(pg)->target.is64] + \
+				 (pg)->layout->infos[k] + offsetof(struct vdso_time_info, f))
 
 static void put32(uint8_t *page, const struct timekeeper_target *t,
 		  size_t off, uint32_t v)
@@ -59,19 +61,18 @@ static uint32_t get32(const uint8_t *page, const struct timekeeper_target *t,
 }
 
 /*
- * seq odd in data[0] and data[1], then the write barrier.  A seq found odd
+ * seq odd in both clock sources, then the write barrier.  A seq found odd
  * (a writer died half way, or the page is new) stays odd rather than
  * becoming even with a half-written page behind it.
  */
 void page_write_begin(struct timekeeper *tk, struct page_seqs *s)
 {
 	for (int p = 0; p < tk->nr_pages; p++) {
-		const struct timekeeper_target *t = &tk->pages[p].target;
-		uint8_t *page = tk->pages[p].data;
+		const struct timekeeper_page *pg = &tk->pages[p];
 
 		for (int i = 0; i < CS_BASES; i++) {
-			s->seq[p][i] = get32(page, t, DATA_FIELD(t, i, seq)) | 1;
-			put32(page, t, DATA_FIELD(t, i, seq), s->seq[p][i]);
+			s->seq[p][i] = get32(pg->data, &pg->target, CLOCK_FIELD(pg, i, seq)) | 1;
+			put32(pg->data, &pg->target, CLOCK_FIELD(pg, i, seq), s->seq[p][i]);
 		}
 	}
 	__atomic_thread_fence(__ATOMIC_RELEASE);
@@ -81,11 +82,11 @@ void page_write_end(struct timekeeper *tk, const struct page_seqs *s)
 {
 	__atomic_thread_fence(__ATOMIC_RELEASE);
 	for (int p = 0; p < tk->nr_pages; p++) {
-		const struct timekeeper_target *t = &tk->pages[p].target;
+		struct timekeeper_page *pg = &tk->pages[p];
 
 		for (int i = 0; i < CS_BASES; i++)
-			put32(tk->pages[p].data, t, DATA_FIELD(t, i, seq), s->seq[p][i] + 1);
-		tk->pages[p].written = 1;
+			put32(pg->data, &pg->target, CLOCK_FIELD(pg, i, seq), s->seq[p][i] + 1);
+		pg->written = 1;
 	}
 }
 
@@ -102,22 +103,25 @@ void page_write_vclock(struct timekeeper *tk, int i, const struct vclock *vc)
 		uint8_t *page = pg->data;
 
 		if (!pg->written || vc->clock_mode != pg->mode[i]) {
-			put32(page, t, DATA_FIELD(t, i, clock_mode), vc->clock_mode);
+			put32(page, t, CLOCK_FIELD(pg, i, clock_mode), vc->clock_mode);
 			pg->mode[i] = vc->clock_mode;
 		}
-		put64(page, t, DATA_FIELD(t, i, cycle_last), vc->cycle_last);
-		put64(page, t, DATA_FIELD(t, i, mask), UINT64_MAX);
-		put32(page, t, DATA_FIELD(t, i, mult), vc->mult);
-		put32(page, t, DATA_FIELD(t, i, shift), vc->shift);
+		put64(page, t, CLOCK_FIELD(pg, i, cycle_last), vc->cycle_last);
+		put64(page, t, CLOCK_FIELD(pg, i, mask), UINT64_MAX);
+		put32(page, t, CLOCK_FIELD(pg, i, mult), vc->mult);
+		put32(page, t, CLOCK_FIELD(pg, i, shift), vc->shift);
 		for (int k = 0; k < VDSO_BASES; k++) {
-			put64(page, t, DATA_FIELD(t, i, basetime[k].sec), vc->base[k].sec);
-			put64(page, t, DATA_FIELD(t, i, basetime[k].nsec), vc->base[k].nsec);
+			put64(page, t, CLOCK_FIELD(pg, i, basetime[k].sec), vc->base[k].sec);
+			put64(page, t, CLOCK_FIELD(pg, i, basetime[k].nsec), vc->base[k].nsec);
 		}
-		/* The vDSO reads these from data[0]; data[1] gets the same. */
-		put32(page, t, DATA_FIELD(t, i, tz_minuteswest), tk->tz.tz_minuteswest);
-		put32(page, t, DATA_FIELD(t, i, tz_dsttime), tk->tz.tz_dsttime);
-		put32(page, t, DATA_FIELD(t, i, hrtimer_res), tk->hrtimer_res);
-		put32(page, t, DATA_FIELD(t, i, coarse_res), tk->coarse_res);
+		/* 6.1 has a copy per clock source (the vDSO reads the first's),
+		 * the datastore one. */
+		if (i >= (int)pg->layout->nr_infos)
+			continue;
+		put32(page, t, INFO_FIELD(pg, i, tz_minuteswest), tk->tz.tz_minuteswest);
+		put32(page, t, INFO_FIELD(pg, i, tz_dsttime), tk->tz.tz_dsttime);
+		put32(page, t, INFO_FIELD(pg, i, hrtimer_res), tk->hrtimer_res);
+		put32(page, t, INFO_FIELD(pg, i, coarse_res), tk->coarse_res);
 	}
 }
 
@@ -133,9 +137,10 @@ void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES])
 
 void page_write_tbfreq(struct timekeeper *tk, struct timekeeper_page *p)
 {
-	const struct timekeeper_target *t = &p->target;
+	const struct vdso_layout *l = p->layout;
 
-	put64(p->data, t, t->is64 ? VDSO_TBFREQ_OFFSET64 : VDSO_TBFREQ_OFFSET32,
+	put64(p->data, &p->target,
+	      l->tbfreq_page * p->page_size + l->tbfreq[p->target.is64],
 	      tk->tb_ticks_per_sec);
 }
 
@@ -164,11 +169,10 @@ static void *clear_mode_at_exit_thread(void *arg)
 /*
  * Starts n threads that only wait, each with its clear_child_tid
  * (set_tid_address(2)) on one of the page's clock_mode fields, two per
- * field: the first 2 * CS_BASES - n of data[0]'s are the caller's to set.
+ * field: the first 2 * CS_BASES - n of clock source 0's are the caller's to set.
  */
 static int clear_mode_threads(struct timekeeper_page *pg, int n)
 {
-	const struct timekeeper_target *t = &pg->target;
 	struct clear_mode_at_exit helpers[2 * CS_BASES];
 	pthread_attr_t attr;
 	pthread_t thread;
@@ -182,7 +186,7 @@ static int clear_mode_threads(struct timekeeper_page *pg, int n)
 		e = pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
 	for (k = 0; k < n && !e; k++) {
 		helpers[k] = (struct clear_mode_at_exit){
-			pg->data + DATA_FIELD(t, (k + 2 * CS_BASES - n) / 2, clock_mode),
+			pg->data + CLOCK_FIELD(pg, (k + 2 * CS_BASES - n) / 2, clock_mode),
 			&started };
 		e = pthread_create(&thread, &attr, clear_mode_at_exit_thread, &helpers[k]);
 	}
@@ -204,7 +208,7 @@ static int clear_mode_threads(struct timekeeper_page *pg, int n)
  * exits, but only while another thread still shares its memory.  So each
  * clock_mode gets two threads: whichever of the four dies last, both
  * fields are cleared by one that died before.  This thread, the writer,
- * is one of the first page's data[0]'s: its own write comes after its
+ * is one of the first page's clock source 0's: its own write comes after its
  * last update for sure.
  */
 int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
@@ -216,8 +220,7 @@ int timekeeper_clear_mode_at_exit(struct timekeeper *tk)
 	for (int p = 1; p < tk->nr_pages; p++)
 		if (clear_mode_threads(&tk->pages[p], 2 * CS_BASES))
 			return -1;
-	syscall(SYS_set_tid_address,
-		first->data + DATA_FIELD(&first->target, CS_HRES_COARSE, clock_mode));
+	syscall(SYS_set_tid_address, first->data + CLOCK_FIELD(first, CS_HRES_COARSE, clock_mode));
 	return 0;
 }
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The one writer of the guest's data page: the target's byte order and
- * layout, the seqcount around every update, for the timekeeper's parts;
+ * The one writer of the guest's data pages: the target's byte order and
+ * data layout (vdso_layout.h), the seqcount around every update, for the
+ * timekeeper's parts;
  * and, for the processes that run a timekeeper, what the page holds after
  * the writer's death (timekeeper_clear_mode_at_exit()).
  */
@@ -31,10 +32,10 @@ void page_write_begin(struct timekeeper *tk, struct page_seqs *s);
 /* seq even again, one past page_write_begin()'s. */
 void page_write_end(struct timekeeper *tk, const struct page_seqs *s);
 
-/* data[i] of every page from vc, between page_write_begin() and _end(). */
+/* Clock source i of every page from vc, between page_write_begin() and _end(). */
 void page_write_vclock(struct timekeeper *tk, int i, const struct vclock *vc);
 
-/* data[0] and data[1] from vc[], in one update. */
+/* Both clock sources from vc[], in one update. */
 void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES]);
 
 /* tb_ticks_per_sec of page p, which the vDSO reads without the seqcount. */
@@ -43,7 +44,7 @@ void page_write_tbfreq(struct timekeeper *tk, struct timekeeper_page *p);
 /*
  * In the process that will run timekeeper_run() (a forked child, never a
  * thread of a program): from now on, however this process ends, SIGKILL
- * included, the kernel sets clock_mode NONE in data[0] and data[1] of
+ * included, the kernel sets clock_mode NONE in both clock sources of
  * every page, so readers go to the system call rather than serve a page
  * no one updates.  (A write left half done, seq odd, then holds the
  * reader in the wait, where ppctime's vDSO sees NONE.)  Starts threads

@@ -53,10 +53,14 @@ static int check_options(const struct timekeeper_target *t,
 			 const struct timekeeper_options *o,
 			 char *err, size_t errlen)
 {
+	const struct vdso_layout *l;
 	size_t needed;
 
 	if (!t)
 		return fail(err, errlen, "no target given");
+	l = vdso_layout_find(t->layout);
+	if (!l)
+		return fail(err, errlen, "no data layout %d", t->layout);
 	if (!t->is64 && !t->big_endian)
 		return fail(err, errlen, "ppc32 little-endian is not a target: "
 			    "ppc32 is big-endian");
@@ -75,8 +79,13 @@ static int check_options(const struct timekeeper_target *t,
 		      o->tz->tz_minuteswest < -TIMEKEEPER_MAX_TZ_MINUTES))
 		return fail(err, errlen, "timezone %d minutes west is more than "
 			    "15 hours away", o->tz->tz_minuteswest);
-	needed = t->is64 ? sizeof(struct vdso_arch_data64)
-			 : sizeof(struct vdso_arch_data32);
+	/* What the first page holds, and the frequency's page. */
+	needed = vdso_layout_time_end(l, t->is64);
+	if (!o->page_size && l->tbfreq_page)
+		return fail(err, errlen, "the %s layout's pages need a page size",
+			    vdso_layout_name(l->id));
+	if (!l->tbfreq_page && needed < l->tbfreq[t->is64] + sizeof(uint64_t))
+		needed = l->tbfreq[t->is64] + sizeof(uint64_t);
 	if (o->page_size && (o->page_size & (o->page_size - 1)))
 		return fail(err, errlen, "page size %zu is not a power of two",
 			    o->page_size);
@@ -84,6 +93,14 @@ static int check_options(const struct timekeeper_target *t,
 		return fail(err, errlen, "page size %zu is smaller than the "
 			    "%zu bytes of the data page", o->page_size, needed);
 	return 0;
+}
+
+/* The caller's pages for t, page_size apart: checked by check_options(). */
+static struct timekeeper_page new_page(void *data, const struct timekeeper_target *t,
+				       size_t page_size)
+{
+	return (struct timekeeper_page){ .data = data, .page_size = page_size,
+					 .target = *t, .layout = vdso_layout_find(t->layout) };
 }
 
 /*
@@ -138,7 +155,7 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 	if (!datapage)
 		return fail(err, errlen, "no data page given");
 	memset(tk, 0, sizeof(*tk));
-	tk->pages[0] = (struct timekeeper_page){ .data = datapage, .target = *t };
+	tk->pages[0] = new_page(datapage, t, o->page_size);
 	tk->nr_pages = 1;
 	tk->options = *o;
 	tk->options.tz = NULL;	/* copied below; the caller's may go away */
@@ -200,7 +217,7 @@ int timekeeper_add_page(struct timekeeper *tk, void *datapage,
 		return -1;
 	if (!datapage)
 		return fail(err, errlen, "no data page given");
-	*p = (struct timekeeper_page){ .data = datapage, .target = *t };
+	*p = new_page(datapage, t, page_size);
 	tk->nr_pages++;
 	page_write_tbfreq(tk, p);
 	/* This page has seen nothing yet: the next update writes it all. */

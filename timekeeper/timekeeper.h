@@ -44,10 +44,14 @@
 #include <sys/time.h>
 #include <time.h>
 
-/* What the page is for: ppc32 (big-endian only), ppc64, ppc64le. */
+/*
+ * What the pages are for: ppc32 (big-endian only), ppc64, ppc64le, and
+ * the data layout its vDSO reads (VDSO_LAYOUT_*, <vdso/datapage.h>).
+ */
 struct timekeeper_target {
 	int is64;
 	int big_endian;
+	int layout;
 };
 
 enum timekeeper_mode {
@@ -94,15 +98,17 @@ struct timekeeper_options {
 	/* Updates per second; 0: in step with the host's tick. */
 	unsigned update_hz;
 	/*
-	 * Size of the data page the caller mapped (the target kernel's page
-	 * size, which the vDSO finds the page by); 0: the target's data
-	 * structure only.  Checked to hold what is written.
+	 * How far apart the layout's data pages lie in the caller's mapping
+	 * (a data file's stride, launch_protocol.h, or the target kernel's
+	 * page size); 0: the first page's data only, which Linux 6.1's
+	 * layout, all in its first page, allows.  Checked to hold what is
+	 * written in each.
 	 */
 	size_t page_size;
 };
 
-/* The daemon's: one page per target. */
-#define TIMEKEEPER_MAX_PAGES	3
+/* The daemon's: one set of pages per target and layout. */
+#define TIMEKEEPER_MAX_PAGES	6
 
 /* Private to the timekeeper's files (timekeeper_internal.h). */
 struct timekeeper;
@@ -120,8 +126,10 @@ void timekeeper_destroy(struct timekeeper *tk);
 /*
  * Calibrate, choose mirror or steer, and publish the first update, with
  * clock_mode ARCHTIMER.  datapage is the caller's shared mapping of the
- * page; the timekeeper writes tb_ticks_per_sec and data[] only.
- * Returns 0, or -1 with a message in err.
+ * target's layout of pages, page_size apart (the options); the
+ * timekeeper writes tb_ticks_per_sec and the clock sources' data and
+ * time info only (an auxiliary clock it leaves in mode NONE: the system
+ * call's).  Returns 0, or -1 with a message in err.
  */
 int timekeeper_init(struct timekeeper *tk, void *datapage,
 		    const struct timekeeper_target *t,
@@ -129,10 +137,10 @@ int timekeeper_init(struct timekeeper *tk, void *datapage,
 		    char *err, size_t errlen);
 
 /*
- * Another page, for another target, kept by the same updates: a keeper of
- * several pages calibrates and measures once, and each update writes them
- * all at one instant.  page_size as in the options.  Writes the page's
- * first update.  Returns 0, or -1 with a message in err.
+ * Another set of pages, for another target or layout, kept by the same
+ * updates: a keeper of several calibrates and measures once, and each
+ * update writes them all at one instant.  page_size as in the options.
+ * Writes their first update.  Returns 0, or -1 with a message in err.
  */
 int timekeeper_add_page(struct timekeeper *tk, void *datapage,
 			const struct timekeeper_target *t, size_t page_size,

@@ -13,6 +13,7 @@
 
 #include "timekeeper.h"
 #include "vclock.h"
+#include "vdso_layout.h"
 
 struct host_layout;
 
@@ -28,10 +29,12 @@ struct timekeeper_steered {
 	int clock_id;		/* the host clock it follows */
 };
 
-/* One page the timekeeper writes, in its target's layout and byte order. */
+/* One set of pages the timekeeper writes, in its target's layout and byte order. */
 struct timekeeper_page {
-	uint8_t *data;
+	uint8_t *data;			/* the first of them */
+	size_t page_size;		/* how far apart they lie there */
 	struct timekeeper_target target;
+	const struct vdso_layout *layout;	/* target.layout's */
 	int32_t mode[CS_BASES];		/* clock_mode as last written */
 	int written;			/* by an update yet */
 };

@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppctime-timekeeperd: one timekeeper for every launch, as a kernel has
- * one for every process.  It keeps one data page per target (ppc32,
- * ppc64, ppc64le: byte order and layout differ) and hands them to
- * launches over a Unix socket (timekeeperd_protocol.h), sealed and
- * read-only, so however many programs run, one thread updates three pages
- * at once just after the host's ticks (timekeeper_next_update()).
+ * one for every process.  It keeps the data pages of each target (ppc32,
+ * ppc64, ppc64le: byte order and word size differ) in each data layout
+ * (Linux 6.1's, the datastore's) and hands them to launches over a Unix
+ * socket (timekeeperd_protocol.h), sealed and read-only, so however many
+ * programs run, one thread updates the six sets at once just after the
+ * host's ticks (timekeeper_next_update()).
  *
  * Two processes.  The keeper writes the pages and serves the socket;
  * however it dies, its clear_child_tid threads leave every page in mode
@@ -65,7 +66,6 @@
 #include "timekeeper.h"
 #include "timekeeperd_protocol.h"
 #include "timekeeperd_socket.h"
-#include "vdso/datapage.h"
 
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
 #define MAX_PER_USER		1024	/* launches attached, by default */
@@ -75,6 +75,7 @@
 #define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
 #endif
 
+/* The targets' pages; each data file's layout is its own. */
 static const struct { const char *name; struct timekeeper_target t; } targets[] = {
 #define TKD_TARGET(n, tr, cls, be, ...) { n, { .is64 = (cls) == 64, .big_endian = be } },
 	PPCTIME_TARGETS(TKD_TARGET)
@@ -99,7 +100,7 @@ struct launches {
 	size_t n, size, max, max_per_user;
 };
 
-_Static_assert(TKD_NR_TARGETS <= TIMEKEEPER_MAX_PAGES, "a page per target");
+_Static_assert(TKD_NR_DATA <= TIMEKEEPER_MAX_PAGES, "pages per target and layout");
 
 struct daemon {
 	const char *dir;
@@ -110,8 +111,8 @@ struct daemon {
 	int ready_fd, listeners[NR_LISTENERS];	/* -1: none */
 	int lock_fd;			/* the keeper's alone once it runs */
 	struct timekeeper_options options;
-	struct timekeeper *tk;		/* one page per target */
-	void *pages[TKD_NR_TARGETS];	/* the keeper's to write */
+	struct timekeeper *tk;		/* pages per target and layout */
+	void *pages[TKD_NR_DATA];	/* the keeper's to write */
 	int fds[TKD_NR_FDS];		/* read-only, for launches */
 	struct tkd_status *status;	/* shared with the watchdog */
 	struct launches launches;	/* the keeper's */
@@ -242,30 +243,37 @@ static void bind_sockets(struct daemon *d)
 			"find this daemon\n", d->socket, strerror(errno));
 }
 
-/* Calibrate once, for the first target; the others share its clocks. */
+/* The data file i's layout (timekeeperd_protocol.h). */
+static const struct vdso_layout *data_layout(int i)
+{
+	return &vdso_layouts[i % TKD_NR_LAYOUTS];
+}
+
+/* Calibrate once, for the first data file; the others share its clocks. */
 static void create_pages(struct daemon *d)
 {
-	size_t len = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE;
 	char err[512];
 	void *map;
 
 	d->fds[0] = sealed_memfd("ppctime-tkd-status", sizeof(*d->status), &map);
 	d->status = map;
-	d->options.page_size = TKD_MAX_PAGE_SIZE;
+	d->options.page_size = LAUNCH_DATA_STRIDE;
 	d->tk = timekeeper_create();
 	if (!d->tk)
 		die("cannot map the timekeeper's state: %s", strerror(errno));
-	for (int i = 0; i < TKD_NR_TARGETS; i++) {
+	for (int i = 0; i < TKD_NR_DATA; i++) {
+		const struct vdso_layout *l = data_layout(i);
+		struct timekeeper_target t = targets[i / TKD_NR_LAYOUTS].t;
 		char name[64];
 		int r;
 
-		snprintf(name, sizeof(name), "ppctime-vdso-data-%s", targets[i].name);
-		d->fds[1 + i] = sealed_memfd(name, len, &map);
+		t.layout = l->id;
+		snprintf(name, sizeof(name), "ppctime-vdso-data-%s-%s",
+			 targets[i / TKD_NR_LAYOUTS].name, vdso_layout_name(l->id));
+		d->fds[1 + i] = sealed_memfd(name, tkd_data_bytes(l), &map);
 		d->pages[i] = map;
-		r = i ? timekeeper_add_page(d->tk, map, &targets[i].t, TKD_MAX_PAGE_SIZE,
-					    err, sizeof(err))
-		      : timekeeper_init(d->tk, map, &targets[0].t, &d->options, err,
-					sizeof(err));
+		r = i ? timekeeper_add_page(d->tk, map, &t, LAUNCH_DATA_STRIDE, err, sizeof(err))
+		      : timekeeper_init(d->tk, map, &t, &d->options, err, sizeof(err));
 		if (r < 0)
 			die("cannot start the timekeeper: %s", err);
 	}
@@ -302,7 +310,7 @@ static void send_hello(const struct daemon *d, int fd, uint32_t flags)
 	struct tkd_hello h = {
 		.magic = TKD_MAGIC, .version = TKD_VERSION, .pid = getpid(),
 		.nr_fds = refused ? 0 : TKD_NR_FDS,
-		.page_bytes = VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE,
+		.page_stride = LAUNCH_DATA_STRIDE,
 		.flags = flags, .limit = d->launches.max_per_user,
 	};
 	union {
@@ -732,8 +740,8 @@ int main(int argc, char **argv)
 		keep(&d);
 	}
 	/* The watchdog writes nothing: the pages are the keeper's alone. */
-	for (int i = 0; i < TKD_NR_TARGETS; i++)
-		munmap(d.pages[i], VDSO_NR_PAGES * TKD_MAX_PAGE_SIZE);
+	for (int i = 0; i < TKD_NR_DATA; i++)
+		munmap(d.pages[i], tkd_data_bytes(data_layout(i)));
 	for (int l = 0; l < NR_LISTENERS; l++)
 		if (d.listeners[l] >= 0)
 			close(d.listeners[l]);

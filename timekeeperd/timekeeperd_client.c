@@ -45,7 +45,6 @@
 #include "host_clock_ns.h"
 #include "timekeeperd_protocol.h"
 #include "timekeeperd_socket.h"
-#include "vdso/datapage.h"
 
 /*
  * A page whose last update is older than this is not taken: the daemon's
@@ -435,15 +434,17 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 	       char *why, size_t whylen)
 {
 	struct tkd_hello h;
-	int fds[TKD_NR_FDS], index = -1, r = -1;
+	const struct vdso_layout *l = vdso_layout_find(t->layout);
+	int fds[TKD_NR_FDS], target = -1, index, r = -1;
 
 	memset(a, 0, sizeof(*a));
 	a->sock = a->data_fd = -1;
 	for (int i = 0; i < TKD_NR_TARGETS; i++)
 		if (tkd_targets[i].is64 == t->is64 && tkd_targets[i].big_endian == t->big_endian)
-			index = i;
-	if (index < 0 || page_size > TKD_MAX_PAGE_SIZE)
-		return fail(why, whylen, "it serves no such target or page size");
+			target = i;
+	if (target < 0 || !l || page_size > TKD_MAX_PAGE_SIZE)
+		return fail(why, whylen, "it serves no such target, layout or page size");
+	index = 1 + tkd_data_index(target, l - vdso_layouts);
 	/*
 	 * A daemon exiting for idleness hangs up on a launch that came just
 	 * then: that launch starts the next one.  One of ours that does not
@@ -470,27 +471,28 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 				if (fds[i] >= 0)
 					close(fds[i]);
 	}
-	if (!r && h.page_bytes < VDSO_NR_PAGES * page_size)
-		r = fail(why, whylen, "its pages are %" PRIu64 " bytes, not %lu", h.page_bytes,
-			 VDSO_NR_PAGES * page_size);
+	/* The loader maps the pages where the launch protocol has them. */
+	if (!r && h.page_stride != LAUNCH_DATA_STRIDE)
+		r = fail(why, whylen, "its pages are %" PRIu64 " bytes apart, not %lu",
+			 h.page_stride, LAUNCH_DATA_STRIDE);
 	if (!r)
 		r = check_file(fds[0], sizeof(struct tkd_status), "status page", why, whylen);
 	if (!r)
-		r = check_file(fds[1 + index], VDSO_NR_PAGES * page_size, "data page", why, whylen);
+		r = check_file(fds[index], tkd_data_bytes(l), "data page", why, whylen);
 	if (!r)
 		r = check_fresh(fds[0], a, why, whylen);
 	/* Stale: the same, but there is no time left to start another. */
 	if (r == -2 && a->ours && a->watchdog > 1 && a->watchdog != getpid())
 		kill(a->watchdog, SIGKILL);
 	for (int i = 0; i < TKD_NR_FDS; i++)
-		if (fds[i] >= 0 && (r || i != 1 + index))
+		if (fds[i] >= 0 && (r || i != index))
 			close(fds[i]);
 	if (r) {
 		close(a->sock);
 		a->sock = -1;
 		return -1;
 	}
-	a->data_fd = fds[1 + index];
+	a->data_fd = fds[index];
 	if (h.flags & TKD_HELLO_PID_WATCHED) {
 		close(a->sock);
 		a->sock = -1;

@@ -19,7 +19,7 @@ struct tkd_attach {
 	int sock;		/* held while the program runs, hanging up when
 				   the daemon dies; -1 if the daemon watches
 				   this process instead */
-	int data_fd;		/* the target's data file, read-only */
+	int data_fd;		/* the target's and layout's data file, read-only */
 	pid_t pid;		/* the keeper's */
 	pid_t watchdog;		/* the user's daemon's, its socket's peer */
 	bool started;		/* this launch started the daemon */
@@ -30,7 +30,8 @@ struct tkd_attach {
 };
 
 /*
- * Attach to a daemon for a t program with page_size-byte pages, starting
+ * Attach to a daemon for a t program (its target and the layout its vDSO
+ * reads) with page_size-byte pages, starting
  * the user's (root's with no runtime directory: the machine's) from
  * daemon_path (NULL: never) if none answers.  Returns 0, or -1 with why
  * (the launch then keeps its own timekeeper).

@@ -13,12 +13,13 @@
  * and the user's daemon serves it to its user alone.
  * A launch connects and at once gets one message: a struct
  * tkd_hello and, as SCM_RIGHTS, TKD_NR_FDS descriptors, opened read-only:
- * the status page, then one data file per target in tkd_targets' order.
- * Each is a memfd sealed against growing, shrinking and any new writable
- * mapping or write(): only the daemon, which mapped it before sealing,
- * writes it.  A data file holds VDSO_NR_PAGES pages of TKD_MAX_PAGE_SIZE
- * with the data page at offset 0, so a loader mapping VDSO_NR_PAGES pages
- * of any smaller page size finds it where the vDSO looks.
+ * the status page, then one data file per target and data layout
+ * (tkd_data_index()), so that no program is ever handed a page of
+ * another layout than its image reads.  Each is a memfd sealed against
+ * growing, shrinking and any new writable mapping or write(): only the
+ * daemon, which mapped it before sealing, writes it.  A data file holds
+ * its layout's pages LAUNCH_DATA_STRIDE apart, as the loader maps them
+ * (launch_protocol.h), for any page size up to that.
  *
  * The daemon counts the launches attached to know when it is idle.  It
  * watches the launch's process through a pidfd (the peer's, as the kernel
@@ -37,7 +38,9 @@
 
 #include <stdint.h>
 
+#include "launch_protocol.h"
 #include "targets.h"
+#include "vdso_layout.h"
 
 #define TKD_SYSTEM_DIR		"/run/ppctime"
 #define TKD_USER_SUBDIR		"ppctime"
@@ -55,14 +58,32 @@
  */
 #define TKD_ENV			"PPCTIME_TIMEKEEPERD"
 
-#define TKD_MAX_PAGE_SIZE	(1ul << 20)	/* what --page-size accepts */
+#define TKD_MAX_PAGE_SIZE	LAUNCH_DATA_STRIDE	/* what --page-size accepts */
 #define TKD_MAGIC		0x70707464u	/* "pptd" */
-#define TKD_VERSION		2
+#define TKD_VERSION		3
 
-/* One data file per target of targets.h, in its order, after the status. */
+/*
+ * After the status, one data file per target of targets.h and layout of
+ * vdso_layouts[], the targets in their order, each with its layouts in
+ * theirs.
+ */
 #define TKD_COUNT_TARGET(...)	+ 1
 #define TKD_NR_TARGETS	(0 PPCTIME_TARGETS(TKD_COUNT_TARGET))
-#define TKD_NR_FDS	(1 + TKD_NR_TARGETS)
+#define TKD_NR_LAYOUTS	((int)(sizeof(vdso_layouts) / sizeof(vdso_layouts[0])))
+#define TKD_NR_DATA	(TKD_NR_TARGETS * TKD_NR_LAYOUTS)
+#define TKD_NR_FDS	(1 + TKD_NR_DATA)
+
+/* Which data file serves targets.h's target and vdso_layouts[]'s layout. */
+static inline int tkd_data_index(int target, int layout)
+{
+	return target * TKD_NR_LAYOUTS + layout;
+}
+
+/* The size of a data file of layout l. */
+static inline uint64_t tkd_data_bytes(const struct vdso_layout *l)
+{
+	return (uint64_t)l->nr_pages * LAUNCH_DATA_STRIDE;
+}
 
 #define TKD_HELLO_PID_WATCHED	1u	/* the launch may hang up */
 #define TKD_HELLO_REFUSED	2u	/* no descriptors: its user has the most
@@ -72,7 +93,7 @@ struct tkd_hello {
 	uint32_t magic, version;
 	int32_t pid;		/* the keeper's */
 	uint32_t nr_fds;
-	uint64_t page_bytes;	/* of each data file */
+	uint64_t page_stride;	/* between the pages of each data file */
 	uint32_t flags;		/* TKD_HELLO_* */
 	uint32_t limit;		/* launches served per user */
 };

@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# The vDSO images: vdso-kernel/IMAGE.so for each target (targets.txt:
-# vdso32.so, vdso64.so, vdso64le.so), each linked as IMAGE.so.dbg (symbols
-# kept) and stripped to IMAGE.so.
+# The vDSO images: for each target (targets.txt: vdso32, vdso64, vdso64le)
+# one per data layout (<vdso/datapage.h>), from the one core: Linux 6.1's
+# as vdso-kernel/IMAGE.so, the generic datastore's (6.17 on) as
+# vdso-kernel/IMAGE-datastore.so; each linked as NAME.so.dbg (symbols kept)
+# and stripped to NAME.so.
 
 vdso_src = $(srcdir)/vdso-kernel
 # Every source of an image; benchtests/seeds.mk copies them.
@@ -12,59 +14,72 @@ VDSO_CFLAGS_ppc64 = -ffixed-r30
 VDSO_CFLAGS_ppc64le = -ffixed-r30
 
 VDSO_ASM = gettimeofday datapage getcpu note
-VDSO_IMAGES = $(foreach t,$(TARGETS),vdso-kernel/$(IMAGE_$(t)).so)
+# Per layout: its VDSO_LAYOUT_* and what its image's name adds.
+VDSO_LAYOUTS = 6.1 datastore
+VDSO_LAYOUT_6.1 = VDSO_LAYOUT_6_1
+VDSO_LAYOUT_datastore = VDSO_LAYOUT_DATASTORE
+VDSO_IMAGE_SUFFIX_datastore = -datastore
+# vdso_image TARGET LAYOUT: the image's name, without .so.
+vdso_image = $(IMAGE_$(1))$(VDSO_IMAGE_SUFFIX_$(2))
+VDSO_IMAGES = $(foreach t,$(TARGETS),$(foreach l,$(VDSO_LAYOUTS),\
+	vdso-kernel/$(call vdso_image,$(t),$(l)).so))
 
 # r11 carries the entries' return address across the C (gettimeofday.S).
 # Hoisted loop invariants serve only the cold paths (writer waits, time
 # namespaces) but cost the fast path registers.
 # The source directory $(2) is named vdso-kernel in the debug information,
-# wherever it is (a seed's copy too): FILE_PREFIX_MAP.
+# wherever it is (a seed's copy too): FILE_PREFIX_MAP.  $(3): the layout.
 vdso_cppflags = -I$(2)/include -I$(2)/arch/powerpc/include \
-	-DPAGE_SIZE=$(PAGE_SIZE_$(1)) -DHZ=$(HZ) \
+	-DPAGE_SIZE=$(PAGE_SIZE_$(1)) -DHZ=$(HZ) -DVDSO_LAYOUT=$(VDSO_LAYOUT_$(3)) \
 	$(FILE_PREFIX_MAP) -ffile-prefix-map=$(abspath $(2))=vdso-kernel
 vdso_cflags = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -ffreestanding \
 	-fno-builtin -fno-common -fno-stack-protector \
 	-fasynchronous-unwind-tables -fno-move-loop-invariants -ffixed-r11 \
 	$(VDSO_CFLAGS_$(1))
 
-# vdso_rules TARGET DIR SOURCE: DIR/IMAGE.so and DIR/IMAGE.so.dbg for TARGET,
-# objects in DIR/TARGET/, from SOURCE, a vdso-kernel/ tree.
+# vdso_rules TARGET DIR SOURCE [LAYOUT]: DIR/NAME.so and DIR/NAME.so.dbg for
+# TARGET and LAYOUT (default 6.1), objects in DIR/TARGET/ (6.1) or
+# DIR/TARGET-LAYOUT/, from SOURCE, a vdso-kernel/ tree.
 define vdso_rules
-$(2)/$(1)/vgettimeofday.o: $(3)/arch/powerpc/vdso/vgettimeofday.c
+$(eval vdso_l := $(or $(4),6.1))
+$(eval vdso_o := $(2)/$(1)$(if $(VDSO_IMAGE_SUFFIX_$(vdso_l)),-$(vdso_l)))
+$(eval vdso_so := $(2)/$(call vdso_image,$(1),$(vdso_l)))
+$(vdso_o)/vgettimeofday.o: $(3)/arch/powerpc/vdso/vgettimeofday.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
-	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) $(call vdso_cflags,$(1)) \
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3),$(vdso_l)) $(call vdso_cflags,$(1)) \
 		$(DEPFLAGS) -c -o $$@ $$<
 
-$(2)/$(1)/%.o: $(3)/arch/powerpc/vdso/%.S
+$(vdso_o)/%.o: $(3)/arch/powerpc/vdso/%.S
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) AS "$$@"
-	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ $(DEPFLAGS) -c -o $$@ $$<
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3),$(vdso_l)) -D__ASSEMBLER__ \
+		$(DEPFLAGS) -c -o $$@ $$<
 
-$(2)/$(1)/vdso.lds: $(3)/arch/powerpc/vdso/vdso.lds.S
+$(vdso_o)/vdso.lds: $(3)/arch/powerpc/vdso/vdso.lds.S
 	$(Q)$(MKDIR_P) $$(@D)
-	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3)) -D__ASSEMBLER__ -Upowerpc -E -P \
+	$(Q)$(CROSS_$(1))gcc $(call vdso_cppflags,$(1),$(3),$(vdso_l)) -D__ASSEMBLER__ -Upowerpc -E -P \
 		-x assembler-with-cpp $(DEPFLAGS) -MT $$@ -MF $$@.d -o $$@ $$<
 
-$(2)/$(IMAGE_$(1)).so.dbg: $(2)/$(1)/vdso.lds \
-		$(addprefix $(2)/$(1)/,$(addsuffix .o,$(VDSO_ASM) vgettimeofday))
+$(vdso_so).so.dbg: $(vdso_o)/vdso.lds \
+		$(addprefix $(vdso_o)/,$(addsuffix .o,$(VDSO_ASM) vgettimeofday))
 	$$(quiet) LD "$$@"
-	$(Q)$(CROSS_$(1))gcc -shared -nostdlib -Wl,-T,$(2)/$(1)/vdso.lds \
+	$(Q)$(CROSS_$(1))gcc -shared -nostdlib -Wl,-T,$(vdso_o)/vdso.lds \
 		-Wl,-soname=$(SONAME_$(1)) -Wl,--hash-style=both \
 		-Wl,--eh-frame-hdr -Wl,--build-id=sha1 -Wl,-z,noexecstack \
 		-Wl,--no-undefined -o $$@ $$(filter %.o,$$^)
 
 # ld flags .dynamic and .got writable by habit; they lie in the image's one
 # read-only segment and nothing writes them, so the headers say so too.
-$(2)/$(IMAGE_$(1)).so: $(2)/$(IMAGE_$(1)).so.dbg
+$(vdso_so).so: $(vdso_so).so.dbg
 	$$(quiet) STRIP "$$@"
 	$(Q)$(CROSS_$(1))objcopy -S --set-section-flags .dynamic=alloc,readonly,contents \
 		--set-section-flags .got=alloc,readonly,contents $$< $$@
-DEPDIRS += $(2)/$(1)
+DEPDIRS += $(vdso_o)
+CLEANFILES += $(vdso_o) $(vdso_so).so $(vdso_so).so.dbg
 endef
-$(foreach t,$(TARGETS),$(eval $(call vdso_rules,$(t),vdso-kernel,$(vdso_src))))
+$(foreach t,$(TARGETS),$(foreach l,$(VDSO_LAYOUTS),\
+	$(eval $(call vdso_rules,$(t),vdso-kernel,$(vdso_src),$(l)))))
 
 ALL += $(VDSO_IMAGES)
 INSTALL_LIB += $(VDSO_IMAGES)
-CLEANFILES += $(foreach t,$(TARGETS),vdso-kernel/$(t) vdso-kernel/$(IMAGE_$(t)).so \
-	vdso-kernel/$(IMAGE_$(t)).so.dbg)

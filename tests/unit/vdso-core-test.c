@@ -5,8 +5,9 @@
  * math against 128-bit arithmetic, every clock and entry against values
  * computed here from the data page's definitions (REFERENCE.md), the
  * system call fallbacks, clock_mode NONE and time namespaces, and the
- * seqcount's begin test (vdso-seqcount-test runs it against a writer).
- * Built once per delta math (TEST_DELTA32_PIECES: the ppc32 pieces);
+ * seqcount's begin test (vdso-seqcount-test runs it against a writer),
+ * and where the layout has them the auxiliary clocks.  Built per delta
+ * math (TEST_DELTA32_PIECES: the ppc32 pieces) and layout (VDSO_LAYOUT);
  * every line names which.
  *
  * On a 64-bit host the core's seqcount reads seq and clock_mode as one
@@ -46,11 +47,11 @@ static uint64_t core_ns(uint64_t cycles, uint64_t last, uint32_t mult,
 			uint32_t shift, uint64_t base)
 {
 	/* The timebase's mask: all ones. */
-	struct vdso_data vd = { .cycle_last = last, .mask = UINT64_MAX,
-				.mult = mult, .shift = shift };
+	struct vdso_clock vc = { .cycle_last = last, .mask = UINT64_MAX,
+				 .mult = mult, .shift = shift };
 	struct vdso_timestamp ts = { .nsec = base };
 
-	return vdso_calc_ns(&vd, cycles, &ts);
+	return vdso_calc_ns(&vc, cycles, &ts);
 }
 
 /* The product alone is the conversion at shift 0 from base 0. */
@@ -192,11 +193,17 @@ static struct test_time add_offset(struct test_time t, const struct timens_offse
 	return (struct test_time){ total / NSEC_PER_SEC, total % NSEC_PER_SEC };
 }
 
+/* Where clock c keeps its base in its clock. */
+static int clock_base(const struct clock_desc *c)
+{
+	return c->kind == CLOCK_KIND_AUX ? VDSO_BASE_AUX : c->clk;
+}
+
 static void install_clock(union test_page *page, const struct clock_case *cc,
 			  const struct clock_desc *c)
 {
-	struct vdso_data *d = &page->data[clock_entry(c)];
-	struct vdso_timestamp *base = &d->basetime[c->clk];
+	struct vdso_clock *d = page_clock(page, clock_entry(c));
+	struct vdso_timestamp *base = &d->basetime[clock_base(c)];
 
 	d->cycle_last = cc->cycle_last;
 	d->mult = cc->mult;
@@ -254,7 +261,7 @@ static void expect_time(const char *entry, const char *clock, long ret,
 }
 
 /* clock_gettime through both timespec layouts. */
-static void check_clock_gettime(const struct vdso_data *vd,
+static void check_clock_gettime(const vdso_time_data_t *vd,
 				const struct clock_desc *c, struct test_time want)
 {
 	struct __kernel_timespec ts;
@@ -275,11 +282,12 @@ static void check_clock_gettime(const struct vdso_data *vd,
  * result pointer: realtime is what clock_gettime(REALTIME) reads, tz and
  * time's seconds come from the page given.
  */
-static void check_realtime_entries(const struct vdso_data *vd,
+static void check_realtime_entries(const vdso_time_data_t *vd,
 				   struct test_time realtime,
-				   const struct vdso_data *tz_and_time_page)
+				   union test_page *tz_and_time_page)
 {
-	const struct vdso_data *src = &tz_and_time_page[CS_HRES_COARSE];
+	const struct vdso_time_info *src = page_info(tz_and_time_page, CS_HRES_COARSE);
+	const struct vdso_clock *realtime_src = page_clock(tz_and_time_page, CS_HRES_COARSE);
 	struct test_time want_tv = { realtime.sec, realtime.nsec / 1000 };
 	struct __kernel_old_timeval tv;
 	struct vdso_timezone tz;
@@ -310,15 +318,25 @@ static void check_realtime_entries(const struct vdso_data *vd,
 	/* time() is the realtime base's seconds, not advanced by the counter. */
 	ret = __cvdso_time_data(vd, NULL);
 	expect_time("time", "NULL", 0, ret, 0,
-		    (struct test_time){ src->basetime[VDSO_CLOCK_REALTIME].sec, 0 });
+		    (struct test_time){ realtime_src->basetime[VDSO_CLOCK_REALTIME].sec, 0 });
 	ret = __cvdso_time_data(vd, &t);
 	if (t != ret)
 		case_fail("time stored %lld but returned %ld", (long long)t, ret);
 	expect_time("time", "&t", 0, ret, 0,
-		    (struct test_time){ src->basetime[VDSO_CLOCK_REALTIME].sec, 0 });
+		    (struct test_time){ realtime_src->basetime[VDSO_CLOCK_REALTIME].sec, 0 });
 }
 
 /* ---- 2. Every clock, every entry, each timekeeper state. ---- */
+
+/* Clock c of case cc on a page of decoys, read. */
+static void check_clock_alone(const struct clock_case *cc, const struct clock_desc *c,
+			      uint64_t *rng)
+{
+	fill_decoys(&pages.real, cc->counter, rng);
+	install_clock(&pages.real, cc, c);
+	test_counter = cc->counter;
+	check_clock_gettime(pages.real.data, c, expected_time(cc, c));
+}
 
 static void test_clock_reads(void)
 {
@@ -329,17 +347,11 @@ static void test_clock_reads(void)
 
 		case_begin("clock reads, %s: %d clocks x 2 timespecs, gettimeofday, time",
 			   cc->name, NR_CLOCKS);
-		/* One clock at a time, everything else a decoy. */
-		for (int k = 0; k < NR_CLOCKS; k++) {
-			fill_decoys(&pages.real, cc->counter, &rng);
-			install_clock(&pages.real, cc, &clocks[k]);
-			test_counter = cc->counter;
-			check_clock_gettime(pages.real.data, &clocks[k],
-					    expected_time(cc, &clocks[k]));
-		}
+		for (int k = 0; k < NR_CLOCKS; k++)
+			check_clock_alone(cc, &clocks[k], &rng);
 		install_case(&pages.real, cc, &rng);
 		check_realtime_entries(pages.real.data, expected_time(cc, &clocks[0]),
-				       pages.real.data);
+				       &pages.real);
 		case_end();
 	}
 }
@@ -350,19 +362,20 @@ static const int unserved_clocks[] = {
 	-1, INT_MIN, INT_MAX,
 	2, 3,		/* the process and thread CPU clocks */
 	8, 9, 10,	/* REALTIME_ALARM, BOOTTIME_ALARM, the unused SGI_CYCLE */
-	12, 16,		/* past TAI */
+	12, 15,		/* past TAI */
+	VDSO_CLOCK_AUX + VDSO_MAX_AUX_CLOCKS,	/* past the auxiliary clocks */
+#if !VDSO_NR_AUX_CLOCKS
+	VDSO_CLOCK_AUX,	/* a layout without them */
+	VDSO_CLOCK_AUX + VDSO_MAX_AUX_CLOCKS - 1,
+#endif
 };
 
-/* Every clock_gettime and clock_getres entry must pass clk on to the system call. */
-static void expect_all_entries_fall_back(const struct vdso_data *vd, int clk)
+/* Every clock_getres entry must pass clk on to the system call. */
+static void expect_getres_falls_back(const vdso_time_data_t *vd, int clk)
 {
 	struct __kernel_timespec ts;
 	struct __kernel_old_timespec ts32;
 
-	expect_fallback("clock_gettime", __cvdso_clock_gettime_data(vd, clk, &ts),
-			TEST_FB_CLOCK_GETTIME, clk, &ts, NULL);
-	expect_fallback("clock_gettime32", __cvdso_clock_gettime32_data(vd, clk, &ts32),
-			TEST_FB_CLOCK_GETTIME32, clk, &ts32, NULL);
 	expect_fallback("clock_getres", __cvdso_clock_getres_data(vd, clk, &ts),
 			TEST_FB_CLOCK_GETRES, clk, &ts, NULL);
 	expect_fallback("clock_getres(NULL)", __cvdso_clock_getres_data(vd, clk, NULL),
@@ -371,6 +384,19 @@ static void expect_all_entries_fall_back(const struct vdso_data *vd, int clk)
 			TEST_FB_CLOCK_GETRES32, clk, &ts32, NULL);
 	expect_fallback("clock_getres32(NULL)", __cvdso_clock_getres32_data(vd, clk, NULL),
 			TEST_FB_CLOCK_GETRES32, clk, NULL, NULL);
+}
+
+/* And every clock_gettime entry too. */
+static void expect_all_entries_fall_back(const vdso_time_data_t *vd, int clk)
+{
+	struct __kernel_timespec ts;
+	struct __kernel_old_timespec ts32;
+
+	expect_fallback("clock_gettime", __cvdso_clock_gettime_data(vd, clk, &ts),
+			TEST_FB_CLOCK_GETTIME, clk, &ts, NULL);
+	expect_fallback("clock_gettime32", __cvdso_clock_gettime32_data(vd, clk, &ts32),
+			TEST_FB_CLOCK_GETTIME32, clk, &ts32, NULL);
+	expect_getres_falls_back(vd, clk);
 }
 
 static void test_unserved_clocks(void)
@@ -395,10 +421,9 @@ static uint64_t tick_nsec(void)
  * hres and raw report hrtimer_res from res_page, coarse its coarse_res or,
  * where that is 0 (a kernel's page), the tick; NULL res only asks.
  */
-static void check_clock_getres(const struct vdso_data *vd,
-			       const struct vdso_data *res_page)
+static void check_clock_getres(const vdso_time_data_t *vd, union test_page *res_page)
 {
-	const struct vdso_data *r = &res_page[CS_HRES_COARSE];
+	const struct vdso_time_info *r = page_info(res_page, CS_HRES_COARSE);
 
 	for (int i = 0; i < NR_CLOCKS; i++) {
 		const struct clock_desc *c = &clocks[i];
@@ -431,26 +456,25 @@ static void test_clock_getres(void)
 	uint64_t rng = 3;
 
 	install_case(&pages.real, &clock_cases[1], &rng);
-	pages.real.data[CS_HRES_COARSE].hrtimer_res = 1;
-	pages.real.data[CS_HRES_COARSE].coarse_res = 0;
+	page_info(&pages.real, CS_HRES_COARSE)->hrtimer_res = 1;
+	page_info(&pages.real, CS_HRES_COARSE)->coarse_res = 0;
 	case_begin("clock_getres: hres and raw give hrtimer_res, coarse the tick (%" PRIu64
 		   " ns at HZ=%d) where the page gives none, NULL res accepted",
 		   tick_nsec(), HZ);
-	check_clock_getres(pages.real.data, pages.real.data);
+	check_clock_getres(pages.real.data, &pages.real);
 	case_end();
 	/* Not a tick of the build's HZ: the host's, whatever the build assumed. */
-	pages.real.data[CS_HRES_COARSE].coarse_res = tick_nsec() + 1;
+	page_info(&pages.real, CS_HRES_COARSE)->coarse_res = tick_nsec() + 1;
 	case_begin("clock_getres: coarse gives the page's coarse_res (%" PRIu32 " ns)",
-		   pages.real.data[CS_HRES_COARSE].coarse_res);
-	check_clock_getres(pages.real.data, pages.real.data);
+		   page_info(&pages.real, CS_HRES_COARSE)->coarse_res);
+	check_clock_getres(pages.real.data, &pages.real);
 	case_end();
 }
 
 /* ---- 4. No timekeeper, and time namespaces. ---- */
 
 /* With no counter to read every reading goes to the system call; getres still answers, as in Linux. */
-static void expect_reads_fall_back(const struct vdso_data *vd,
-				   const struct vdso_data *real)
+static void expect_reads_fall_back(const vdso_time_data_t *vd, union test_page *real)
 {
 	struct __kernel_old_timeval tv;
 	struct vdso_timezone tz;
@@ -477,11 +501,12 @@ static void expect_reads_fall_back(const struct vdso_data *vd,
 	check_clock_getres(vd, real);
 }
 
+/* Every clock of the page: a time namespace's has its auxiliary clocks too. */
 static void set_clock_mode(union test_page *page, int32_t mode, uint32_t seq)
 {
-	for (int e = 0; e < CS_BASES; e++) {
-		page->data[e].clock_mode = mode;
-		page->data[e].seq = seq;
+	for (int e = 0; e < NR_PAGE_CLOCKS; e++) {
+		page_clock(page, e)->clock_mode = mode;
+		page_clock(page, e)->seq = seq;
 	}
 }
 
@@ -495,7 +520,7 @@ static void test_clock_mode_none(void)
 			   " take the system call", seq & 1 ? "odd" : "even");
 		install_case(&pages.real, &clock_cases[3], &rng);
 		set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, seq);
-		expect_reads_fall_back(pages.real.data, pages.real.data);
+		expect_reads_fall_back(pages.real.data, &pages.real);
 		case_end();
 	}
 }
@@ -521,10 +546,12 @@ static void install_timens_page(uint64_t *rng)
 
 	/* Whatever else a namespace page holds must not be read. */
 	fill_decoys(ns, test_counter, rng);
-	for (int e = 0; e < CS_BASES; e++) {
-		memset(ns->data[e].offset, 0, sizeof(ns->data[e].offset));
-		for (size_t i = 0; i < sizeof(timens_offsets) / sizeof(timens_offsets[0]); i++)
-			ns->data[e].offset[timens_offsets[i].clk] = timens_offsets[i].offset;
+	for (int e = 0; e < NR_PAGE_CLOCKS; e++) {
+		struct vdso_clock *d = page_clock(ns, e);
+
+		memset(d->offset, 0, sizeof(d->offset));
+		for (size_t i = 0; e < CS_BASES && i < TEST_ARRAY_SIZE(timens_offsets); i++)
+			d->offset[timens_offsets[i].clk] = timens_offsets[i].offset;
 	}
 	set_clock_mode(ns, VDSO_CLOCKMODE_TIMENS, 1);
 }
@@ -540,23 +567,78 @@ static void test_timens(void)
 	install_timens_page(&rng);
 	for (int i = 0; i < NR_CLOCKS; i++) {
 		const struct clock_desc *c = &clocks[i];
-		const struct vdso_data *ns = &pages.timens.data[clock_entry(c)];
+		const struct vdso_clock *ns = page_clock(&pages.timens, clock_entry(c));
 
 		check_clock_gettime(pages.timens.data, c,
 				    add_offset(expected_time(cc, c), &ns->offset[c->clk]));
 	}
 	check_realtime_entries(pages.timens.data,
 			       add_offset(expected_time(cc, &clocks[0]),
-					  &pages.timens.data[0].offset[VDSO_CLOCK_REALTIME]),
-			       pages.real.data);
-	check_clock_getres(pages.timens.data, pages.real.data);
+					  &page_clock(&pages.timens, CS_HRES_COARSE)->
+						offset[VDSO_CLOCK_REALTIME]),
+			       &pages.real);
+	check_clock_getres(pages.timens.data, &pages.real);
 	case_end();
 
 	case_begin("time namespace over clock_mode NONE: every reading takes the system call");
 	set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, 2);
-	expect_reads_fall_back(pages.timens.data, pages.real.data);
+	expect_reads_fall_back(pages.timens.data, &pages.real);
 	case_end();
 }
+
+#if VDSO_NR_AUX_CLOCKS
+/* ---- 5. The auxiliary clocks, where the layout has them. ---- */
+
+static const struct clock_desc aux_clocks[] = {
+	{ VDSO_CLOCK_AUX + 0, "AUX+0", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 1, "AUX+1", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 2, "AUX+2", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 3, "AUX+3", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 4, "AUX+4", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 5, "AUX+5", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 6, "AUX+6", CLOCK_KIND_AUX },
+	{ VDSO_CLOCK_AUX + 7, "AUX+7", CLOCK_KIND_AUX },
+};
+_Static_assert(TEST_ARRAY_SIZE(aux_clocks) == VDSO_NR_AUX_CLOCKS, "every auxiliary clock");
+#define AUX_CASES	3
+
+static void test_aux_clocks(void)
+{
+	const struct clock_case *cc = &clock_cases[3];
+	uint64_t rng = 6;
+
+	case_begin("auxiliary clocks: each read from its aux_clock_data, %d x 2 timespecs;"
+		   " clock_getres takes the system call", VDSO_NR_AUX_CLOCKS);
+	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++) {
+		check_clock_alone(cc, &aux_clocks[i], &rng);
+		/* Its resolution is the kernel's to say. */
+		expect_getres_falls_back(pages.real.data, aux_clocks[i].clk);
+	}
+	case_end();
+
+	case_begin("auxiliary clocks: one in clock_mode NONE (none set up) takes the system call");
+	install_case(&pages.real, cc, &rng);
+	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++) {
+		page_clock(&pages.real, clock_entry(&aux_clocks[i]))->clock_mode =
+			VDSO_CLOCKMODE_NONE;
+		expect_all_entries_fall_back(pages.real.data, aux_clocks[i].clk);
+	}
+	case_end();
+
+	/* A namespace moves no auxiliary clock: its offsets there are 0. */
+	case_begin("auxiliary clocks in a time namespace: the real page's, unmoved");
+	install_case(&pages.real, cc, &rng);
+	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++)
+		install_clock(&pages.real, cc, &aux_clocks[i]);
+	install_timens_page(&rng);
+	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++)
+		check_clock_gettime(pages.timens.data, &aux_clocks[i],
+				    expected_time(cc, &aux_clocks[i]));
+	case_end();
+}
+#else
+#define AUX_CASES	0
+#endif
 
 /* The seqcount's begin test, whichever seq/clock_mode load this host compiles. */
 static void test_read_ready(void)
@@ -565,16 +647,16 @@ static void test_read_ready(void)
 					 0xfffffffe, 0xffffffff };
 	static const int32_t modes[] = { VDSO_CLOCKMODE_NONE, VDSO_CLOCKMODE_ARCHTIMER,
 					 VDSO_CLOCKMODE_TIMENS, 2, -1, INT_MIN };
-	struct vdso_data vd = { 0 };
+	struct vdso_clock vc = { 0 };
 
 	case_begin("seqcount begin: ready exactly when seq is even and clock_mode is not NONE");
 	for (size_t i = 0; i < sizeof(seqs) / sizeof(seqs[0]); i++) {
 		for (size_t j = 0; j < sizeof(modes) / sizeof(modes[0]); j++) {
 			bool want = !(seqs[i] & 1) && modes[j] != VDSO_CLOCKMODE_NONE;
 
-			vd.seq = seqs[i];
-			vd.clock_mode = modes[j];
-			if (vdso_read_ready(&vd, vdso_read_seq(&vd)) != want)
+			vc.seq = seqs[i];
+			vc.clock_mode = modes[j];
+			if (vdso_read_ready(&vc, vdso_read_seq(&vc)) != want)
 				case_fail("seq %#" PRIx32 " clock_mode %" PRId32 ": ready %d",
 					  seqs[i], modes[j], !want);
 		}
@@ -588,9 +670,9 @@ int main(void)
 	test_start_watchdog();
 	/* A case per test below, per delta edge, clock case and unserved
 	 * clock; two for clock_getres, the two seqs of clock_mode NONE and
-	 * the time namespace's two. */
+	 * the time namespace's two; the auxiliary clocks' where there are. */
 	test_plan(1 + TEST_ARRAY_SIZE(delta_edges) + 1 + NR_CLOCK_CASES +
-		  TEST_ARRAY_SIZE(unserved_clocks) + 2 + 2 + 2);
+		  TEST_ARRAY_SIZE(unserved_clocks) + 2 + 2 + 2 + AUX_CASES);
 	test_delta_random();
 	test_delta_edges();
 	/* Before any read: a wrong begin test would hang them. */
@@ -600,5 +682,8 @@ int main(void)
 	test_clock_getres();
 	test_clock_mode_none();
 	test_timens();
+#if VDSO_NR_AUX_CLOCKS
+	test_aux_clocks();
+#endif
 	return test_failures ? 1 : 0;
 }

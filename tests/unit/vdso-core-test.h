@@ -16,9 +16,15 @@
 #include <string.h>
 
 #ifdef TEST_DELTA32_PIECES
-#define VARIANT	"delta32"
+#define DELTA_VARIANT	"delta32"
 #else
-#define VARIANT	"delta64"
+#define DELTA_VARIANT	"delta64"
+#endif
+/* 6.1's lines as they always were; the datastore's say so. */
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_1
+#define VARIANT	DELTA_VARIANT
+#else
+#define VARIANT	DELTA_VARIANT " datastore"
 #endif
 #define TEST_LABEL	VARIANT ": "
 #include "../test_harness.h"
@@ -44,17 +50,22 @@ static uint64_t random64(uint64_t *state)
 /*
  * A time namespace page with the real page right above it, and the page
  * above that where the vDSO image would be: any page the core may be
- * given has one above it, as the compiler checks.
+ * given has one above it, as the compiler checks.  data is the time data
+ * the core is given, in the build's layout (6.1's data[0] of data[]).
  */
 union test_page {
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_1
 	struct vdso_data data[CS_BASES];
+#else
+	struct vdso_time_data data[1];
+#endif
 	char bytes[PAGE_SIZE];
 };
 static struct {
 	union test_page timens, real, image;
 } pages __attribute__((aligned(PAGE_SIZE)));
 
-enum clock_kind { CLOCK_KIND_HRES, CLOCK_KIND_COARSE, CLOCK_KIND_RAW };
+enum clock_kind { CLOCK_KIND_HRES, CLOCK_KIND_COARSE, CLOCK_KIND_RAW, CLOCK_KIND_AUX };
 
 static const struct clock_desc {
 	int clk;
@@ -71,8 +82,11 @@ static const struct clock_desc {
 };
 #define NR_CLOCKS	(int)(sizeof(clocks) / sizeof(clocks[0]))
 
+/* Its clock in page_clock()'s numbering. */
 static int clock_entry(const struct clock_desc *c)
 {
+	if (c->kind == CLOCK_KIND_AUX)
+		return CS_BASES + c->clk - VDSO_CLOCK_AUX;
 	return c->kind == CLOCK_KIND_RAW ? CS_RAW : CS_HRES_COARSE;
 }
 
@@ -84,6 +98,29 @@ static uint64_t clock_skew_sec(int clk)
 
 #define REALTIME_2025	1764460800ull	/* 2025-11-30 00:00 UTC */
 
+/* Every clock of the layout: the clock sources, then the auxiliary clocks. */
+#define NR_PAGE_CLOCKS	(CS_BASES + VDSO_NR_AUX_CLOCKS)
+
+static struct vdso_clock *page_clock(union test_page *page, int i)
+{
+#if VDSO_NR_AUX_CLOCKS
+	if (i >= CS_BASES)
+		return vdso_aux_clock_data(page->data, i - CS_BASES);
+#endif
+	return vdso_clock_data(page->data, i);
+}
+
+/* Each info of the page: 6.1 keeps one per clock source. */
+static struct vdso_time_info *page_info(union test_page *page, int e)
+{
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_1
+	return &page->data[e].info;
+#else
+	(void)e;
+	return vdso_time_info(page->data);
+#endif
+}
+
 /*
  * Plausible but wrong values everywhere, so a read of the wrong entry or
  * slot shows; bounded so that such a read still ends quickly.
@@ -91,8 +128,8 @@ static uint64_t clock_skew_sec(int clk)
 static void fill_decoys(union test_page *page, uint64_t counter, uint64_t *rng)
 {
 	memset(page, 0, sizeof(*page));
-	for (int e = 0; e < CS_BASES; e++) {
-		struct vdso_data *d = &page->data[e];
+	for (int e = 0; e < NR_PAGE_CLOCKS; e++) {
+		struct vdso_clock *d = page_clock(page, e);
 
 		d->seq = 2 * (uint32_t)(random64(rng) & 0xffff);
 		d->clock_mode = VDSO_CLOCKMODE_ARCHTIMER;
@@ -104,10 +141,14 @@ static void fill_decoys(union test_page *page, uint64_t counter, uint64_t *rng)
 			d->basetime[clk].sec = random64(rng) % (1ull << 34);
 			d->basetime[clk].nsec = random64(rng) % (1ull << 50);
 		}
-		d->tz_minuteswest = (int32_t)(random64(rng) % 1440) - 720;
-		d->tz_dsttime = random64(rng) % 7;
-		d->hrtimer_res = 2 + random64(rng) % 1000;
-		d->coarse_res = random64(rng) % 10000000;	/* 0: a kernel's page */
+	}
+	for (int e = 0; e < CS_BASES; e++) {
+		struct vdso_time_info *info = page_info(page, e);
+
+		info->tz_minuteswest = (int32_t)(random64(rng) % 1440) - 720;
+		info->tz_dsttime = random64(rng) % 7;
+		info->hrtimer_res = 2 + random64(rng) % 1000;
+		info->coarse_res = random64(rng) % 10000000;	/* 0: a kernel's page */
 	}
 }
 

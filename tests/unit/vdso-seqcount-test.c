@@ -4,8 +4,8 @@
  * thread, compiled natively against the synthetic architecture in
  * tests/unit/asm/vdso/gettimeofday.h; vdso-core-test checks the
  * seqcount's begin test and everything read from a still page.  Built
- * once per delta math (TEST_DELTA32_PIECES: the ppc32 pieces); every line
- * names which.
+ * per delta math (TEST_DELTA32_PIECES: the ppc32 pieces) and layout
+ * (VDSO_LAYOUT); every line names which.
  *
  * On a 64-bit host the core's seqcount reads seq and clock_mode as one
  * doubleword (the ppc64 path), little-endian here.
@@ -60,7 +60,7 @@ static void store64(vdso_u64 *p, uint64_t v)
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 }
 
-static void publish(struct vdso_data *d, int entry, uint64_t generation,
+static void publish(struct vdso_clock *d, int entry, uint64_t generation,
 		    uint64_t *rng)
 {
 	uint32_t shift = torture_shifts[generation & 1];
@@ -102,7 +102,7 @@ static void *torture_writer(void *arg)
 	while (__atomic_load_n(&torture_readers_done, __ATOMIC_RELAXED) < TORTURE_READERS) {
 		generation++;
 		for (int e = 0; e < CS_BASES; e++)
-			publish(&pages.real.data[e], e, generation, &rng);
+			publish(page_clock(&pages.real, e), e, generation, &rng);
 		__atomic_store_n(&torture_generations, generation, __ATOMIC_RELEASE);
 		/* A varying pause leaves readers whole windows, and some not. */
 		for (uint64_t n = random64(&rng) % 4096; n; n--)
@@ -204,7 +204,7 @@ static void test_seqcount_torture(void)
 		   TORTURE_READERS, TORTURE_READS);
 	fill_decoys(&pages.real, TORTURE_C0, &rng);
 	for (int e = 0; e < CS_BASES; e++)
-		publish(&pages.real.data[e], e, 0, &rng);
+		publish(page_clock(&pages.real, e), e, 0, &rng);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	if (pthread_create(&writer, NULL, torture_writer, NULL)) {
 		case_fail("cannot start the writer thread");

@@ -7,14 +7,17 @@
  *   __arch_get_hw_counter()		read the counter
  *   vdso_calc_ns()			optional: the counter to ns math, or
  *   VDSO_DELTA_NOMASK			a counter as wide as its delta
- *   __arch_get_timens_vdso_data(vd)	the real page behind a namespace page
+ *   __arch_get_timens_vdso_data(p)	the real page's p, for p in a namespace page
  *   smp_rmb(), cpu_relax()
  *   clock_gettime_fallback(), clock_getres_fallback(),
  *   gettimeofday_fallback(), time_fallback()	the system calls, -errno
  *   and, with VDSO_HAS_32BIT_TIMESPEC, clock_gettime32_fallback() and
  *   clock_getres32_fallback() for the old 32-bit time_t entries.
  *
- * Nothing here knows which architecture it runs on.
+ * Nothing here knows which architecture it runs on, and only
+ * <vdso/datapage.h> knows which layout (VDSO_LAYOUT): the core reads the
+ * time data it is given (vdso_time_data_t) through vdso_clock_data() and
+ * vdso_time_info(), and the auxiliary clocks where the layout has them.
  */
 #include <vdso/compiler.h>
 #include <vdso/datapage.h>
@@ -28,19 +31,19 @@
  * base->nsec + (counter - cycle_last) * mult, shifted down to ns: the
  * data page's conversion.  An architecture whose counter is as wide as
  * the delta needs no mask (VDSO_DELTA_NOMASK); one with its own math
- * replaces it all, and may read vd again on a rare path.
+ * replaces it all, and may read vc again on a rare path.
  */
 #ifndef vdso_calc_ns
-static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
+static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
 					     uint64_t cycles,
 					     const struct vdso_timestamp *base)
 {
-	uint64_t delta = cycles - vd->cycle_last;
+	uint64_t delta = cycles - vc->cycle_last;
 
 #ifndef VDSO_DELTA_NOMASK
-	delta &= vd->mask;
+	delta &= vc->mask;
 #endif
-	return (delta * vd->mult + base->nsec) >> vd->shift;
+	return (delta * vc->mult + base->nsec) >> vc->shift;
 }
 #endif
 
@@ -89,13 +92,13 @@ enum vdso_read { VDSO_READ_OK, VDSO_READ_SYSCALL, VDSO_READ_TIMENS };
 #if __SIZEOF_LONG__ == 8
 typedef uint64_t vdso_seq_t;
 
-static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
+static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_clock *vc)
 {
-	return READ_ONCE(vd->seq_mode);
+	return READ_ONCE(vc->seq_mode);
 }
 
 /* seq as read by vdso_read_seq() is even and clock_mode not NONE. */
-static inline __always_inline bool vdso_read_ready(const struct vdso_data *vd,
+static inline __always_inline bool vdso_read_ready(const struct vdso_clock *vc,
 					    vdso_seq_t seq)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -103,15 +106,15 @@ static inline __always_inline bool vdso_read_ready(const struct vdso_data *vd,
 #else
 	uint64_t key = seq << 31 | seq >> 33;
 #endif
-	(void)vd;
+	(void)vc;
 	return (int64_t)(key & 0xffffffff80000000) > 0;
 }
 #else
 typedef uint32_t vdso_seq_t;
 
-static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *vd)
+static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_clock *vc)
 {
-	return READ_ONCE(vd->seq);
+	return READ_ONCE(vc->seq);
 }
 
 /*
@@ -120,10 +123,10 @@ static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_data *v
  * condition itself, and the mask, INT_MAX, is also TIMENS, a constant
  * the compiler would then keep in a register for the wait below.
  */
-static inline __always_inline bool vdso_read_ready(const struct vdso_data *vd,
+static inline __always_inline bool vdso_read_ready(const struct vdso_clock *vc,
 					    vdso_seq_t seq)
 {
-	uint32_t mode = READ_ONCE(vd->clock_mode);
+	uint32_t mode = READ_ONCE(vc->clock_mode);
 
 	return (int32_t)(seq << 31 | mode) > 0;
 }
@@ -134,15 +137,15 @@ static inline __always_inline bool vdso_read_ready(const struct vdso_data *vd,
  * extended by the counter, coarse ones are taken as they are.
  */
 static inline __always_inline enum vdso_read
-vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
+vdso_read_base(const struct vdso_clock *vc, int clk, bool hres,
 	       uint64_t *sec, uint64_t *ns)
 {
-	const struct vdso_timestamp *base = &vd->basetime[clk];
+	const struct vdso_timestamp *base = &vc->basetime[clk];
 	vdso_seq_t seq;
 
 	do {
-		while (unlikely(!vdso_read_ready(vd, seq = vdso_read_seq(vd)))) {
-			int32_t mode = READ_ONCE(vd->clock_mode);
+		while (unlikely(!vdso_read_ready(vc, seq = vdso_read_seq(vc)))) {
+			int32_t mode = READ_ONCE(vc->clock_mode);
 
 			/* No timekeeper: a stale base must not be served. */
 			if (mode == VDSO_CLOCKMODE_NONE)
@@ -155,7 +158,7 @@ vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 		if (hres) {
 			uint64_t cycles = __arch_get_hw_counter();
 
-			*ns = vdso_calc_ns(vd, cycles, base);
+			*ns = vdso_calc_ns(vc, cycles, base);
 			/*
 			 * Finish the arithmetic before loading sec rather
 			 * than after the check: fewer values live at once,
@@ -167,31 +170,34 @@ vdso_read_base(const struct vdso_data *vd, int clk, bool hres,
 		}
 		*sec = base->sec;
 		smp_rmb();	/* the data before seq again */
-	} while (unlikely(vdso_read_seq(vd) != seq));
+	} while (unlikely(vdso_read_seq(vc) != seq));
 	return VDSO_READ_OK;
 }
 
-/* The namespace page's offsets applied to the real page's reading. */
-static inline __always_inline bool vdso_read_timens(const struct vdso_data *vdns,
+/*
+ * The namespace page's offsets applied to the real page's reading (an
+ * auxiliary clock's are 0: no namespace moves it).
+ */
+static inline __always_inline bool vdso_read_timens(const struct vdso_clock *vcns,
 					     int clk, bool hres,
 					     struct vdso_time *t)
 {
-	const struct vdso_data *vd = __arch_get_timens_vdso_data(vdns);
+	const struct vdso_clock *vc = __arch_get_timens_vdso_data(vcns);
 	uint64_t sec, ns;
 
-	if (vdso_read_base(vd, clk, hres, &sec, &ns) != VDSO_READ_OK)
+	if (vdso_read_base(vc, clk, hres, &sec, &ns) != VDSO_READ_OK)
 		return false;
-	vdso_time_set(t, sec + vdns->offset[clk].sec,
-		      ns + vdns->offset[clk].nsec);
+	vdso_time_set(t, sec + vcns->offset[clk].sec,
+		      ns + vcns->offset[clk].nsec);
 	return true;
 }
 
-static inline __always_inline bool vdso_read(const struct vdso_data *vd, int clk,
+static inline __always_inline bool vdso_read(const struct vdso_clock *vc, int clk,
 				      bool hres, struct vdso_time *t)
 {
 	uint64_t sec, ns;
 
-	switch (vdso_read_base(vd, clk, hres, &sec, &ns)) {
+	switch (vdso_read_base(vc, clk, hres, &sec, &ns)) {
 	case VDSO_READ_OK:
 		/* Coarse bases are below a second already. */
 		if (hres) {
@@ -202,46 +208,81 @@ static inline __always_inline bool vdso_read(const struct vdso_data *vd, int clk
 		}
 		return true;
 	case VDSO_READ_TIMENS:
-		return vdso_read_timens(vd, clk, hres, t);
+		return vdso_read_timens(vc, clk, hres, t);
 	default:
 		return false;
 	}
 }
 
-/* vd is data[0]; false sends the call to the system call. */
-static inline __always_inline bool vdso_clock_read(const struct vdso_data *vd,
+/*
+ * An id past TAI: an auxiliary clock, where the layout has them, or the
+ * kernel's (false).  Apart from the ids the page serves most, so that
+ * their paths are the same in every layout.
+ */
+static inline __always_inline bool vdso_clock_read_aux(const vdso_time_data_t *vd,
+						int clk, struct vdso_time *t)
+{
+#if VDSO_NR_AUX_CLOCKS
+	uint32_t i = (uint32_t)clk - VDSO_CLOCK_AUX;
+	const struct vdso_clock *vc;
+
+	/* One in mode NONE (none set up) is the kernel's too. */
+	if (i >= VDSO_NR_AUX_CLOCKS)
+		return false;
+	vc = vdso_aux_clock_data(vd, i);
+	/*
+	 * One register for the clock, not one per offset the compiler
+	 * derives from vd: ppc32 has no room for more on a frameless path.
+	 */
+	__asm__("" : "+r" (vc));
+	return vdso_read(vc, VDSO_BASE_AUX, true, t);
+#else
+	(void)vd, (void)clk, (void)t;
+#endif
+	return false;
+}
+
+/* False sends the call to the system call. */
+static inline __always_inline bool vdso_clock_read(const vdso_time_data_t *vd,
 					    int clk, struct vdso_time *t)
 {
 	uint32_t msk;
 
-	/* Negative ids (CPU-time clocks) and ids past TAI are the kernel's. */
+	/* Negative ids (CPU-time clocks) are the kernel's. */
 	if (unlikely((uint32_t)clk >= VDSO_BASES))
-		return false;
+		return vdso_clock_read_aux(vd, clk, t);
 	msk = 1u << clk;
 	if (likely(msk & VDSO_HRES))
-		return vdso_read(&vd[CS_HRES_COARSE], clk, true, t);
+		return vdso_read(vdso_clock_data(vd, CS_HRES_COARSE), clk, true, t);
 	if (msk & VDSO_COARSE)
-		return vdso_read(&vd[CS_HRES_COARSE], clk, false, t);
+		return vdso_read(vdso_clock_data(vd, CS_HRES_COARSE), clk, false, t);
 	if (msk & VDSO_RAW)
-		return vdso_read(&vd[CS_RAW], clk, true, t);
+		return vdso_read(vdso_clock_data(vd, CS_RAW), clk, true, t);
 	return false;
 }
 
-static inline __always_inline bool vdso_clock_res(const struct vdso_data *vd, int clk,
+/*
+ * The resolutions of the clocks up to TAI; an auxiliary clock's is the
+ * kernel's to say, which knows whether there is one.
+ */
+static inline __always_inline bool vdso_clock_res(const vdso_time_data_t *vd, int clk,
 					   struct vdso_time *t)
 {
+	const struct vdso_time_info *info;
 	uint32_t msk;
 
 	if (unlikely((uint32_t)clk >= VDSO_BASES))
 		return false;
 	msk = 1u << clk;
 	/* hrtimer_res and coarse_res live in the real page only. */
-	if (unlikely(READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS))
+	if (unlikely(READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode) ==
+		     VDSO_CLOCKMODE_TIMENS))
 		vd = __arch_get_timens_vdso_data(vd);
+	info = vdso_time_info(vd);
 	if (likely(msk & (VDSO_HRES | VDSO_RAW)))
-		t->nsec = READ_ONCE(vd->hrtimer_res);
+		t->nsec = READ_ONCE(info->hrtimer_res);
 	else if (msk & VDSO_COARSE)
-		t->nsec = READ_ONCE(vd->coarse_res) ?: LOW_RES_NSEC;
+		t->nsec = READ_ONCE(info->coarse_res) ?: LOW_RES_NSEC;
 	else
 		return false;
 	t->sec = 0;
@@ -249,7 +290,7 @@ static inline __always_inline bool vdso_clock_res(const struct vdso_data *vd, in
 }
 
 static inline __always_inline long
-__cvdso_clock_gettime_data(const struct vdso_data *vd, int clk,
+__cvdso_clock_gettime_data(const vdso_time_data_t *vd, int clk,
 			   struct __kernel_timespec *ts)
 {
 	struct vdso_time t;
@@ -262,7 +303,7 @@ __cvdso_clock_gettime_data(const struct vdso_data *vd, int clk,
 }
 
 static inline __always_inline long
-__cvdso_clock_getres_data(const struct vdso_data *vd, int clk,
+__cvdso_clock_getres_data(const vdso_time_data_t *vd, int clk,
 			  struct __kernel_timespec *res)
 {
 	struct vdso_time t;
@@ -280,7 +321,7 @@ __cvdso_clock_getres_data(const struct vdso_data *vd, int clk,
 #ifdef VDSO_HAS_32BIT_TIMESPEC
 /* The pre-y2038 entries: seconds truncated to 32 bits, as Linux does. */
 static inline __always_inline long
-__cvdso_clock_gettime32_data(const struct vdso_data *vd, int clk,
+__cvdso_clock_gettime32_data(const vdso_time_data_t *vd, int clk,
 			     struct __kernel_old_timespec *ts)
 {
 	struct vdso_time t;
@@ -293,7 +334,7 @@ __cvdso_clock_gettime32_data(const struct vdso_data *vd, int clk,
 }
 
 static inline __always_inline long
-__cvdso_clock_getres32_data(const struct vdso_data *vd, int clk,
+__cvdso_clock_getres32_data(const vdso_time_data_t *vd, int clk,
 			    struct __kernel_old_timespec *res)
 {
 	struct vdso_time t;
@@ -309,43 +350,48 @@ __cvdso_clock_getres32_data(const struct vdso_data *vd, int clk,
 #endif
 
 static inline __always_inline long
-__cvdso_gettimeofday_data(const struct vdso_data *vd,
+__cvdso_gettimeofday_data(const vdso_time_data_t *vd,
 			  struct __kernel_old_timeval *tv,
 			  struct vdso_timezone *tz)
 {
+	const struct vdso_clock *vc = vdso_clock_data(vd, CS_HRES_COARSE);
+
 	if (likely(tv)) {
 		struct vdso_time t;
 
-		if (unlikely(!vdso_read(vd, VDSO_CLOCK_REALTIME, true, &t)))
+		if (unlikely(!vdso_read(vc, VDSO_CLOCK_REALTIME, true, &t)))
 			return gettimeofday_fallback(tv, tz);
 		tv->tv_sec = t.sec;
 		tv->tv_usec = (uint32_t)t.nsec / 1000;
 	}
 	if (unlikely(tz)) {
-		if (READ_ONCE(vd->clock_mode) == VDSO_CLOCKMODE_TIMENS)
+		const struct vdso_time_info *info;
+
+		if (READ_ONCE(vc->clock_mode) == VDSO_CLOCKMODE_TIMENS)
 			vd = __arch_get_timens_vdso_data(vd);
-		tz->tz_minuteswest = vd[CS_HRES_COARSE].tz_minuteswest;
-		tz->tz_dsttime = vd[CS_HRES_COARSE].tz_dsttime;
+		info = vdso_time_info(vd);
+		tz->tz_minuteswest = info->tz_minuteswest;
+		tz->tz_dsttime = info->tz_dsttime;
 	}
 	return 0;
 }
 
 /* The realtime base's seconds: one load, no seqcount needed. */
 static inline __always_inline __kernel_old_time_t
-__cvdso_time_data(const struct vdso_data *vd, __kernel_old_time_t *time)
+__cvdso_time_data(const vdso_time_data_t *vd, __kernel_old_time_t *time)
 {
 	__kernel_old_time_t t;
-	int32_t mode = READ_ONCE(vd->clock_mode);
+	int32_t mode = READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode);
 
 	if (unlikely(mode != VDSO_CLOCKMODE_ARCHTIMER)) {
 		if (mode == VDSO_CLOCKMODE_TIMENS) {
 			vd = __arch_get_timens_vdso_data(vd);
-			mode = READ_ONCE(vd->clock_mode);
+			mode = READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode);
 		}
 		if (mode == VDSO_CLOCKMODE_NONE)
 			return time_fallback(time);
 	}
-	t = READ_ONCE(vd[CS_HRES_COARSE].basetime[VDSO_CLOCK_REALTIME].sec);
+	t = READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->basetime[VDSO_CLOCK_REALTIME].sec);
 	if (time)
 		*time = t;
 	return t;

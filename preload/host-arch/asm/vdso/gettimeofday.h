@@ -2,7 +2,8 @@
 /*
  * The host as an "architecture" of the generic vDSO core
  * (vdso-kernel/lib/gettimeofday.c), for guest_clock.c: the core reads a
- * native copy of the guest's data page, taken under its seqcount with the
+ * native copy of the guest's time data (in Linux 6.1's layout, the build's
+ * VDSO_LAYOUT, whichever the guest's is), taken under its seqcount with the
  * timebase (the host's TSC) read in the same window, and that reading
  * already taken into the copy's cycle_last (guest_clock.c), so the counter
  * here is 0.  The fallbacks only say "not served": the caller then asks
@@ -27,10 +28,9 @@ static inline __always_inline uint64_t __arch_get_hw_counter(void)
 }
 
 /* ppctime's pages are never a time namespace's: the copy says NONE then. */
-static inline __always_inline const struct vdso_data *
-__arch_get_timens_vdso_data(const struct vdso_data *vd)
+static inline __always_inline const void *__arch_get_timens_vdso_data(const void *p)
 {
-	return vd;
+	return p;
 }
 
 struct vdso_timezone;

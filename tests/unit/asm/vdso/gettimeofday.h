@@ -5,9 +5,9 @@
  * unit tests compile the core natively: a counter the test sets, host
  * barriers, and system call fallbacks that only record that they ran.
  *
- * Built twice: by default the core's own 64-bit delta math; with
+ * Built per delta math: by default the core's own 64-bit delta math; with
  * TEST_DELTA32_PIECES, the ppc32 pieces mapped in as the powerpc header
- * does for ppc32.
+ * does for ppc32.  And per layout: the build's VDSO_LAYOUT.
  */
 #ifndef ASM_VDSO_GETTIMEOFDAY_H
 #define ASM_VDSO_GETTIMEOFDAY_H
@@ -55,10 +55,9 @@ static inline __always_inline uint64_t __arch_get_hw_counter(void)
 #define vdso_calc_ns	vdso_calc_ns32
 #endif
 
-static inline __always_inline const struct vdso_data *
-__arch_get_timens_vdso_data(const struct vdso_data *vd)
+static inline __always_inline const void *__arch_get_timens_vdso_data(const void *p)
 {
-	return (const void *)((const char *)vd + PAGE_SIZE);
+	return (const char *)p + PAGE_SIZE;
 }
 
 /* Which system call the core fell back to; each returns its own sentinel. */

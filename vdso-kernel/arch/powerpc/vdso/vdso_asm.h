@@ -5,12 +5,21 @@
 
 #include <vdso/datapage.h>
 
+/*
+ * From the first data page of the layout built for (VDSO_LAYOUT): the time
+ * data the C is given, and the timebase frequency.
+ */
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_1
 #ifdef __powerpc64__
 #define VDSO_DATA_OFFSET	VDSO_DATA_OFFSET64
 #define VDSO_TBFREQ_OFFSET	VDSO_TBFREQ_OFFSET64
 #else
 #define VDSO_DATA_OFFSET	VDSO_DATA_OFFSET32
 #define VDSO_TBFREQ_OFFSET	VDSO_TBFREQ_OFFSET32
+#endif
+#else
+#define VDSO_DATA_OFFSET	0
+#define VDSO_TBFREQ_OFFSET	(VDSO_DATASTORE_ARCH_PAGE * PAGE_SIZE)
 #endif
 
 /*

@@ -1,44 +1,45 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The C half of the powerpc time entries: gettimeofday.S computes the
- * data page address and calls these, which return 0 or -errno.
+ * address of the time data (of the layout built for: <vdso/datapage.h>)
+ * and calls these, which return 0 or -errno.
  */
 #include <asm/vdso/gettimeofday.h>
 #include "../../../lib/gettimeofday.c"
 
 #ifdef __powerpc64__
 long __c_kernel_clock_gettime(int clk, struct __kernel_timespec *ts,
-			      const struct vdso_data *vd)
+			      const vdso_time_data_t *vd)
 {
 	return __cvdso_clock_gettime_data(vd, clk, ts);
 }
 
 long __c_kernel_clock_getres(int clk, struct __kernel_timespec *res,
-			     const struct vdso_data *vd)
+			     const vdso_time_data_t *vd)
 {
 	return __cvdso_clock_getres_data(vd, clk, res);
 }
 #else
 long __c_kernel_clock_gettime(int clk, struct __kernel_old_timespec *ts,
-			      const struct vdso_data *vd)
+			      const vdso_time_data_t *vd)
 {
 	return __cvdso_clock_gettime32_data(vd, clk, ts);
 }
 
 long __c_kernel_clock_gettime64(int clk, struct __kernel_timespec *ts,
-				const struct vdso_data *vd)
+				const vdso_time_data_t *vd)
 {
 	return __cvdso_clock_gettime_data(vd, clk, ts);
 }
 
 long __c_kernel_clock_getres(int clk, struct __kernel_old_timespec *res,
-			     const struct vdso_data *vd)
+			     const vdso_time_data_t *vd)
 {
 	return __cvdso_clock_getres32_data(vd, clk, res);
 }
 
 long __c_kernel_clock_getres_time64(int clk, struct __kernel_timespec *res,
-				    const struct vdso_data *vd)
+				    const vdso_time_data_t *vd)
 {
 	return __cvdso_clock_getres_data(vd, clk, res);
 }
@@ -46,13 +47,13 @@ long __c_kernel_clock_getres_time64(int clk, struct __kernel_timespec *res,
 
 long __c_kernel_gettimeofday(struct __kernel_old_timeval *tv,
 			     struct vdso_timezone *tz,
-			     const struct vdso_data *vd)
+			     const vdso_time_data_t *vd)
 {
 	return __cvdso_gettimeofday_data(vd, tv, tz);
 }
 
 __kernel_old_time_t __c_kernel_time(__kernel_old_time_t *t,
-				    const struct vdso_data *vd)
+				    const vdso_time_data_t *vd)
 {
 	return __cvdso_time_data(vd, t);
 }

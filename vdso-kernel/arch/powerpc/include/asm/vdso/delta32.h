@@ -53,13 +53,13 @@ static inline __always_inline uint64_t vdso_shift_ns32(uint64_t ns, uint32_t shi
 }
 
 /* The core's vdso_calc_ns() in these pieces. */
-static inline __always_inline uint64_t vdso_calc_ns32(const struct vdso_data *vd,
+static inline __always_inline uint64_t vdso_calc_ns32(const struct vdso_clock *vc,
 					       uint64_t cycles,
 					       const struct vdso_timestamp *base)
 {
-	return vdso_shift_ns32(vdso_calc_delta32(cycles, vd->cycle_last,
-						 vd->mult) + base->nsec,
-			       vd->shift);
+	return vdso_shift_ns32(vdso_calc_delta32(cycles, vc->cycle_last,
+						 vc->mult) + base->nsec,
+			       vc->shift);
 }
 
 #endif /* ASM_VDSO_DELTA32_H */

@@ -80,21 +80,21 @@ static inline __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
  * clobber reloads cycle_last and mult, so that neither stays in a
  * register through the common case.
  */
-static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_data *vd,
+static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
 					     uint64_t cycles,
 					     const struct vdso_timestamp *base)
 {
-	if (unlikely((cycles - vd->cycle_last) >> 32))
+	if (unlikely((cycles - vc->cycle_last) >> 32))
 		cycles = ppc32_get_tb_exact();
-	return vdso_calc_ns32(vd, cycles, base);
+	return vdso_calc_ns32(vc, cycles, base);
 }
 #define vdso_calc_ns	vdso_calc_ns
 #endif
 
-static inline __always_inline const struct vdso_data *
-__arch_get_timens_vdso_data(const struct vdso_data *vd)
+/* Any time data's counterpart in the real page, a page above. */
+static inline __always_inline const void *__arch_get_timens_vdso_data(const void *p)
 {
-	return (const void *)((const char *)vd + PAGE_SIZE);
+	return (const char *)p + PAGE_SIZE;
 }
 
 /*
