@@ -1,8 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # Boots Linux 6.1 with the series (boot/TARGET-ppctime/vmlinux) on each
-# target under qemu-system with the check initramfs, and passes on what
-# the guest reports (tests/boot/boot-test, tests/boot/check.tests).
+# TARGET given (none: every target) under qemu-system with the check
+# initramfs, and passes on what the guest reports (tests/boot/boot-test,
+# tests/boot/check.tests).
+#
+#   kernel-boot-test.sh [TARGET...]
 # vdso-check, boot-test and the guest's programs plan their own results.
 . "${srcdir:=.}/tests/test-lib.sh"
 set -e
@@ -38,7 +41,7 @@ check_image() {
 	! grep -q '^FAIL' "$dbg.check" || failed=1
 }
 
-for t in $TARGETS; do
+for t in ${*:-$TARGETS}; do
 	eval qemu=\$QEMU_SYSTEM_$t
 	# Without qemu-system the kernel is not built; boot-test says SKIP.
 	[ -z "$qemu" ] || check_image "$t"
