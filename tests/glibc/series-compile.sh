@@ -76,12 +76,9 @@ objects_of() {
 }
 
 # glibc_make OBJDIR SUBDIR ARGS...: make in glibc's SUBDIR as its own
-# subdirectory makes do.
+# subdirectory makes do (tests/glibc/glibc-make).
 glibc_make() {
-	local obj=$1 subdir=$2
-	shift 2
-	env -u MAKEFLAGS -u MAKEOVERRIDES -u MFLAGS -u MAKELEVEL \
-		make -r -C "$src/$subdir" subdir="$subdir" ..=../ objdir="$obj" "$@"
+	"$srcdir/tests/glibc/glibc-make" "$src" "$@"
 }
 
 for target in $TARGETS; do
