@@ -5,7 +5,8 @@
 # only when its bytes change); patches/series-test.sh fails when the
 # committed series is not what the tree makes, and checks the kernel's
 # series with the tree's own checkpatch.
-#   patches/linux-6.1/*.patch   from vdso-kernel/, against linux-src/
+#   patches/linux-VERSION/*.patch  from vdso-kernel/, against Linux VERSION
+#     (6.1, 7.3: patches/linux-sources.mk says where each is from)
 #   patches/glibc-VERSION/*.patch  from sysdeps/, against glibc VERSION
 #     (2.36, 2.41, 2.43: patches/glibc-sources.mk says where each is from)
 
@@ -14,15 +15,16 @@ include $(patches_src)/glibc-sources.mk
 # The series without their cover letters: what git am or patch -p1 applies.
 series_patches = $(filter-out %/0000-cover-letter.patch,\
 	$(sort $(wildcard $(patches_src)/$(1)/*.patch)))
-LINUX_PATCHES = $(call series_patches,linux-6.1)
-# glibc_patches VERSION: that version's series.
+# linux_patches VERSION, glibc_patches VERSION: that version's series.
+linux_patches = $(call series_patches,linux-$(1))
 glibc_patches = $(call series_patches,glibc-$(1))
 
 # make-series SERIES PRISTINE OUT [--set...]: the kernel's Makefile gets
 # vdso-kernel/Rules.mk's flags, one fact in one place.
 make_series = $(PYTHON) $(patches_src)/make-series --spec=$(patches_src)/$(1)/series.json \
 	--srcdir=$(srcdir) --pristine=$(2) --out=$(3)
-make_linux_series = $(call make_series,linux-6.1,linux-src,$(1)) \
+# make_linux_series VERSION OUT
+make_linux_series = $(call make_series,linux-$(1),$(call linux_tree,$(1)),$(2)) \
 	--set "VDSO_CFLAGS=$(strip $(call vdso_cflags,none))" \
 	--set "VDSO_CFLAGS_64=$(VDSO_CFLAGS_ppc64)"
 # make_glibc_series VERSION OUT: a version other than the overlay's base
@@ -42,29 +44,35 @@ define make_glibc_patches
 
 endef
 
-ifneq ($(LINUX_SOURCE),)
-patches: $(LINUX_UNPACKED) glibc-fetch
-	$(quiet) PATCHES $(patches_src)/linux-6.1
-	$(Q)$(call make_linux_series,$(patches_src)/linux-6.1) >/dev/null
-else
-patches: glibc-fetch
-	$(Q)echo "patches: no kernel source: configure --with-linux-source=TARBALL" \
-		"(Debian package linux-source-6.1); patches/linux-6.1 not made"
-endif
+# make_linux_patches VERSION: 'make patches' for each version, made where
+# its source is here.
+define make_linux_patches
+	$(Q)printf '  %-8s %s\n' PATCHES $(patches_src)/linux-$(1)
+	$(Q)$(call make_linux_series,$(1),$(patches_src)/linux-$(1)) >/dev/null
+
+endef
+define no_linux_patches
+	$(Q)echo "patches: no Linux $(1) source here (configure --with-linux-source, Debian's" \
+		"linux-source-6.1, then make linux-fetch): patches/linux-$(1) not made"
+
+endef
+patches: $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v))) glibc-fetch
+	$(foreach v,$(LINUX_VERSIONS),$(call make_linux_patches,$(v)))
+	$(foreach v,$(filter-out $(LINUX_VERSIONS),$(LINUX_SERIES_VERSIONS)),$(call no_linux_patches,$(v)))
 	$(foreach v,$(GLIBC_SERIES_VERSIONS),$(call make_glibc_patches,$(v)))
 
 ifneq ($(LINUX_SOURCE),)
-# kernel_tree_rules DIR PATCHES: DIR is linux-src with PATCHES applied to
-# hard links of it; each file a patch touches is first made a copy of its
-# own.  Files an earlier series touched get a fresh copy too, so that their
-# dates tell the kernel's make they changed.
+# kernel_tree_rules DIR PATCHES VERSION: DIR is Linux VERSION's tree with
+# PATCHES applied to hard links of it; each file a patch touches is first
+# made a copy of its own.  Files an earlier series touched get a fresh
+# copy too, so that their dates tell the kernel's make they changed.
 define kernel_tree_rules
-$(1).stamp: $(LINUX_UNPACKED) $(2)
+$(1).stamp: $(call linux_unpacked,$(3)) $(2)
 	$$(quiet) PATCH "$(1) ($(words $(2)) patches)"
-	$$(Q)rm -rf $(1) && $(MKDIR_P) $$(@D) && cp -al linux-src $(1)
+	$$(Q)rm -rf $(1) && $(MKDIR_P) $$(@D) && cp -al $(call linux_tree,$(3)) $(1)
 	$$(Q)for f in $$$$(cat $$@ 2>/dev/null) $$$$(sed -n 's|^+++ b/||p' $(2)); do \
-		if [ -f linux-src/$$$$f ]; then \
-			rm -f $(1)/$$$$f && cp linux-src/$$$$f $(1)/$$$$f; \
+		if [ -f $(call linux_tree,$(3))/$$$$f ]; then \
+			rm -f $(1)/$$$$f && cp $(call linux_tree,$(3))/$$$$f $(1)/$$$$f; \
 		fi; \
 	done
 	$$(Q)for p in $(2); do \
@@ -72,41 +80,54 @@ $(1).stamp: $(LINUX_UNPACKED) $(2)
 	done
 	$$(Q)sed -n 's|^+++ b/||p' $(2) >$$@
 endef
-$(eval $(call kernel_tree_rules,$(KERNEL_TREE_ppctime),$(LINUX_PATCHES)))
+$(foreach v,$(LINUX_VERSIONS),$(eval $(call kernel_tree_rules,$(KERNEL_TREE_$(call ppctime_config,$(v))),$(call linux_patches,$(v)),$(v))))
 
-# Bisectable: the series' every shorter prefix, series-K (its first K
-# patches), also builds for each target; the whole series is 'make
-# kernels'.  Not in 'make check': a kernel build per prefix and target.
-LINUX_PREFIXES = $(shell seq 1 $$(($(words $(LINUX_PATCHES)) - 1)))
-$(foreach k,$(LINUX_PREFIXES),$(eval KERNEL_TREE_series-$(k) = boot/linux-series-$(k)) \
-	$(eval $(call kernel_tree_rules,boot/linux-series-$(k),$(wordlist 1,$(k),$(LINUX_PATCHES)))) \
-	$(foreach t,$(TARGETS),$(eval $(call kernel_rules,$(t),series-$(k)))))
-check-series-build: $(foreach k,$(LINUX_PREFIXES),$(foreach t,$(TARGETS),boot/$(t)-series-$(k)/vmlinux))
-	$(Q)echo "check-series-build: patches 1 to $(lastword $(LINUX_PREFIXES)) of" \
-		"$(words $(LINUX_PATCHES)) in turn built for $(TARGETS)"
+# Bisectable: each series' every shorter prefix, series-VERSION-K (its
+# first K patches), also builds for each target; the whole series is
+# 'make kernels'.  Not in 'make check': a kernel build per prefix and target.
+linux_prefixes = $(shell seq 1 $$(($(words $(call linux_patches,$(1))) - 1)))
+define series_prefix_rules
+KERNEL_TREE_series-$(1)-$(2) = boot/linux-series-$(1)-$(2)
+$(call kernel_tree_rules,boot/linux-series-$(1)-$(2),$(wordlist 1,$(2),$(call linux_patches,$(1))),$(1))
+$(foreach t,$(TARGETS),$(call kernel_rules,$(t),series-$(1)-$(2)))
+SERIES_PREFIX_KERNELS += $(foreach t,$(TARGETS),boot/$(t)-series-$(1)-$(2)/vmlinux)
+endef
+$(foreach v,$(LINUX_VERSIONS),$(foreach k,$(call linux_prefixes,$(v)),\
+	$(eval $(call series_prefix_rules,$(v),$(k)))))
+check-series-build: $(SERIES_PREFIX_KERNELS)
+	$(Q)echo "check-series-build: every shorter prefix of the series for Linux" \
+		"$(LINUX_VERSIONS) built for $(TARGETS)"
 endif
 
 rparen := )
+# sh_case NAME VERSIONS MACRO: a shell function NAME VERSION ... that runs
+# $(call MACRO,VERSION) for the VERSION given.
+sh_case = echo '$(1)() { case $$1 in'; \
+	$(foreach v,$(2),echo '$(v)$(rparen) $(call $(3),$(v)) ;;';) \
+	echo 'esac; }';
+make_linux_cmd = $(call make_linux_series,$(1),"$$2")
+make_glibc_cmd = $(call make_glibc_series,$(1),"$$2")
+linux_tree_cmd = echo $(call linux_tree,$(1))
+glibc_pristine_cmd = echo $(call glibc_pristine,$(1))
 # For series-test.sh: the commands that make each series into a directory,
 # and where each glibc version's pristine source is.
-tests/make-series.sh: Makefile $(patches_src)/Rules.mk $(patches_src)/glibc-sources.mk
+tests/make-series.sh: Makefile $(patches_src)/Rules.mk $(patches_src)/glibc-sources.mk \
+		$(patches_src)/linux-sources.mk
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q){ echo '# Generated by patches/Rules.mk: make_linux SERIES_DIR,' \
-		'make_glibc VERSION SERIES_DIR, glibc_pristine VERSION'; \
-	  echo 'make_linux() { $(call make_linux_series,"$$1"); }'; \
+	$(Q){ echo '# Generated by patches/Rules.mk: make_linux VERSION SERIES_DIR,' \
+		'linux_tree VERSION, make_glibc VERSION SERIES_DIR, glibc_pristine VERSION'; \
+	  echo 'linux_series_versions="$(LINUX_SERIES_VERSIONS)" linux_versions="$(LINUX_VERSIONS)"'; \
+	  $(call sh_case,make_linux,$(LINUX_VERSIONS),make_linux_cmd) \
+	  $(call sh_case,linux_tree,$(LINUX_SERIES_VERSIONS),linux_tree_cmd) \
 	  echo 'glibc_versions="$(GLIBC_SERIES_VERSIONS)" glibc_overlay_base=$(GLIBC_OVERLAY_BASE)'; \
-	  echo 'make_glibc() { case $$1 in'; \
-	  $(foreach v,$(GLIBC_SERIES_VERSIONS),echo '$(v)$(rparen) $(call make_glibc_series,$(v),"$$2") ;;';) \
-	  echo 'esac; }'; \
-	  echo 'glibc_pristine() { case $$1 in'; \
-	  $(foreach v,$(GLIBC_SERIES_VERSIONS),echo '$(v)$(rparen) echo $(call glibc_pristine,$(v)) ;;';) \
-	  echo 'esac; }'; } >$@
+	  $(call sh_case,make_glibc,$(GLIBC_SERIES_VERSIONS),make_glibc_cmd) \
+	  $(call sh_case,glibc_pristine,$(GLIBC_SERIES_VERSIONS),glibc_pristine_cmd) } >$@
 
 CHECK_DEPS += tests/make-series.sh
 # The other glibc versions are fetched with the other heavy parts.
 CHECK_GLIBC_DEPS += glibc-fetch
-# The unpacked kernel tree is large: built with the other heavy parts.
-CHECK_GLIBC_DEPS += $(LINUX_UNPACKED)
+# The unpacked kernel trees are large: made with the other heavy parts.
+CHECK_GLIBC_DEPS += $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v)))
 TESTS += $(patches_src)/series-test.sh
 CLEANFILES += tests/make-series.sh
 .PHONY: patches check-series-build

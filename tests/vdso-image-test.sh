@@ -52,10 +52,10 @@ expect_refused() {
 	esac
 }
 
-# The page size the .dbg twin $2's _vdso_datapage says, by readelf: the
+# The page size the .dbg twin $2's data symbol $4 says, by readelf: the
 # symbol lies the layout's pages, $3 of them, below the image.
 symbol_page_size() {
-	value=$("$1" -sW "$2" | awk '$8 == "_vdso_datapage" { print $2 }')
+	value=$("$1" -sW "$2" | awk -v sym="$4" '$8 == sym { print $2 }')
 	[ -n "$value" ] || return 1
 	low=$(printf '%s\n' "$value" | sed 's/.*\(........\)$/\1/')
 	echo $(((4294967296 - 0x$low) / $3))
@@ -153,12 +153,17 @@ for t in $TARGETS; do
 		fi
 		expect_accepted "$t $f.so" "$t" "$top_builddir/$f.so" "$page" "$layout"
 		expect_accepted "$t $f.so.dbg" "$t" "$top_builddir/$f.so.dbg" "$page" "$layout"
-		sym_page=$(symbol_page_size "$readelf" "$top_builddir/$f.so.dbg" "$pages") ||
-			sym_page="no _vdso_datapage"
+		# Linux's names for the first data page.
+		case $layout in
+		6.1) sym=_vdso_datapage ;;
+		*) sym=vdso_u_time_data ;;
+		esac
+		sym_page=$(symbol_page_size "$readelf" "$top_builddir/$f.so.dbg" "$pages" "$sym") ||
+			sym_page="no $sym"
 		if [ "$sym_page" = "$page" ]; then
-			pass "$t $f.so.dbg: _vdso_datapage says $page-byte pages too"
+			pass "$t $f.so.dbg: $sym says $page-byte pages too"
 		else
-			fail "$t $f.so.dbg" "_vdso_datapage says $sym_page, configure $page"
+			fail "$t $f.so.dbg" "$sym says $sym_page, configure $page"
 		fi
 	done <<-EOF
 	$(images "$name")

@@ -29,8 +29,11 @@ VDSO_IMAGES = $(foreach t,$(TARGETS),$(foreach l,$(VDSO_LAYOUTS),\
 # namespaces) but cost the fast path registers.
 # The source directory $(2) is named vdso-kernel in the debug information,
 # wherever it is (a seed's copy too): FILE_PREFIX_MAP.  $(3): the layout.
+# The images have the ppc32 entries of a 32-bit time_t, as a kernel built
+# with COMPAT_32BIT_TIME (Debian's) has.
 vdso_cppflags = -I$(2)/include -I$(2)/arch/powerpc/include \
 	-DPAGE_SIZE=$(PAGE_SIZE_$(1)) -DHZ=$(HZ) -DVDSO_LAYOUT=$(VDSO_LAYOUT_$(3)) \
+	-DCONFIG_COMPAT_32BIT_TIME \
 	$(FILE_PREFIX_MAP) -ffile-prefix-map=$(abspath $(2))=vdso-kernel
 vdso_cflags = -std=gnu11 -O2 -g -Wall -Wextra -fPIC -ffreestanding \
 	-fno-builtin -fno-common -fno-stack-protector \

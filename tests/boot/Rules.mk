@@ -1,40 +1,47 @@
 # SPDX-License-Identifier: GPL-2.0
-# Linux 6.1 booted under qemu-system with ppctime's vDSO (tests/boot/README.md):
+# Linux booted under qemu-system with ppctime's vDSO (tests/boot/README.md):
 #   boot/linux-ppctime/          linux-src/ with patches/linux-6.1 applied
-#                                (patches/Rules.mk)
-#   boot/TARGET-CONFIG/vmlinux   CONFIG ppctime (the series) or linux-6.1
-#                                (stock), built by tests/boot/build-kernel
+#   boot/linux-ppctime-7.3/      linux-src-7.3/ with patches/linux-7.3 applied
+#                                (patches/Rules.mk, patches/linux-sources.mk)
+#   boot/TARGET-CONFIG/vmlinux   CONFIG ppctime (6.1 and its series),
+#                                ppctime-7.3 (7.3 and its series) or
+#                                linux-6.1 (stock), built by tests/boot/build-kernel
 #   boot/initramfs-TARGET-KIND.cpio  init and the programs of tests/boot/KIND.tests
 # 'make check-kernel' boots the ppctime kernels ('make check' one of them,
 # 'make check-all' all);
-# 'make bench' boots both, side by side.
+# 'make bench' boots ppctime and linux-6.1, side by side.
 
 kernel_src = $(srcdir)/tests/boot
-KERNEL_CONFIGS = ppctime linux-6.1
+# The kernels with the series, by Linux version: 6.1's is "ppctime".
+ppctime_config = ppctime$(if $(filter-out 6.1,$(1)),-$(1))
+PPCTIME_CONFIGS = $(foreach v,$(LINUX_VERSIONS),$(call ppctime_config,$(v)))
+KERNEL_CONFIGS = $(PPCTIME_CONFIGS) linux-6.1
 KERNEL_FRAGMENTS_ppc32 = common ppc32
 KERNEL_FRAGMENTS_ppc64 = common ppc64 ppc64be
 KERNEL_FRAGMENTS_ppc64le = common ppc64 ppc64le
 kernel_fragments = $(foreach f,$(KERNEL_FRAGMENTS_$(1)),$(kernel_src)/$(f).config)
-KERNEL_TREE_ppctime = boot/linux-ppctime
+# Each configuration's source tree and what makes it.
+$(foreach v,$(LINUX_VERSIONS),$(eval KERNEL_TREE_$(call ppctime_config,$(v)) = boot/linux-$(call ppctime_config,$(v))))
 KERNEL_TREE_linux-6.1 = linux-src
+kernel_tree_dep = $(if $(filter boot/%,$(KERNEL_TREE_$(1))),$(KERNEL_TREE_$(1)).stamp,$(LINUX_UNPACKED))
 
 ifneq ($(LINUX_SOURCE),)
-LINUX_UNPACKED = linux-src/.ppctime-unpacked
-$(LINUX_UNPACKED): $(LINUX_SOURCE) $(kernel_src)/unpack-linux-source
-	$(Q)bash $(kernel_src)/unpack-linux-source $(LINUX_SOURCE) linux-src
-	$(Q)touch $@
-
 # kernel_rules TARGET CONFIG
 define kernel_rules
-boot/$(1)-$(2)/vmlinux: $(if $(filter linux-src,$(KERNEL_TREE_$(2))),$(LINUX_UNPACKED),$(KERNEL_TREE_$(2)).stamp) \
+boot/$(1)-$(2)/vmlinux: $(call kernel_tree_dep,$(2)) \
 		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
 	+$(Q)bash $(kernel_src)/build-kernel $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) boot/$(1)-$(2) \
 		$(HZ) $(call kernel_fragments,$(1))
 	$(Q)touch $$@
+
+# The vDSO alone, in a directory of its own (a minute of both cores).
+boot/$(1)-$(2)-vdso/vdso.stamp: $(call kernel_tree_dep,$(2)) \
+		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
+	+$(Q)bash $(kernel_src)/build-kernel --vdso-only $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) \
+		boot/$(1)-$(2)-vdso $(HZ) $(call kernel_fragments,$(1))
+	$(Q)touch $$@
 endef
 $(foreach t,$(TARGETS),$(foreach c,$(KERNEL_CONFIGS),$(eval $(call kernel_rules,$(t),$(c)))))
-KERNELS_ppctime = $(foreach t,$(TARGETS),boot/$(t)-ppctime/vmlinux)
-KERNELS_linux-6.1 = $(foreach t,$(TARGETS),boot/$(t)-linux-6.1/vmlinux)
 endif
 
 # The guest programs: init (static, Debian's libc) and kernel-test, built
@@ -84,10 +91,13 @@ endef
 $(foreach t,$(TARGETS),$(eval $(call guest_rules,$(t))))
 DEPDIRS += boot/guest
 
-# The boot tests run for the targets whose qemu-system configure found.
+# The boot tests run for the targets whose qemu-system configure found,
+# each ppctime kernel a boot, named TARGET-CONFIG as its boot/ directory.
 BOOT_TARGETS = $(if $(LINUX_SOURCE),$(foreach t,$(TARGETS),$(if $(QEMU_SYSTEM_$(t)),$(t))))
-BOOT_CHECK_DEPS = $(foreach t,$(BOOT_TARGETS),boot/$(t)-ppctime/vmlinux \
-	boot/initramfs-$(t)-check.cpio)
+BOOTS = $(foreach t,$(BOOT_TARGETS),$(foreach c,$(PPCTIME_CONFIGS),$(t)-$(c)))
+boot_target = $(firstword $(subst -, ,$(1)))
+boot_check_deps = $(foreach b,$(1),boot/$(b)/vmlinux boot/initramfs-$(call boot_target,$(b))-check.cpio)
+boot_tests = $(1:%=boot/kernel-boot-test-%.sh)
 
 # make bench: both kernels booted in turn on each target, each time.
 define kernel_bench_rules
@@ -107,32 +117,42 @@ BENCH_DEPS += $(foreach t,$(BOOT_TARGETS),boot/$(t)-ppctime/vmlinux boot/$(t)-li
 	boot/initramfs-$(t)-bench.cpio benchtests/vdso-insns-$(t))
 BENCH_RUNS += $(foreach t,$(BOOT_TARGETS),bench/records/kernel-$(t).jsonl)
 
-kernels: $(KERNELS_ppctime)
+kernels: $(foreach t,$(TARGETS),$(foreach c,$(PPCTIME_CONFIGS),boot/$(t)-$(c)/vmlinux))
 
-check-kernel: $(BOOT_CHECK_DEPS)
+check-kernel: $(call boot_check_deps,$(BOOTS)) $(call boot_tests,$(BOOTS))
 	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
-		$(kernel_src)/kernel-boot-test.sh
+		$(call boot_tests,$(BOOTS))
 
-# 'make check' boots one target, 'make check-all' the others too: each
-# kernel is minutes of both cores.  ppc64le, where it can: a pseries guest
-# with two vCPUs, readers on one CPU while the kernel's timekeeping
-# updates the page on the other.  Each booted target is a test of its own,
-# boot/kernel-boot-test-TARGET.sh; without a kernel to boot the one test
-# says SKIP and why.
-BOOT_CI_TARGETS = $(firstword $(filter ppc64le,$(BOOT_TARGETS)) $(BOOT_TARGETS))
-BOOT_ALL_TARGETS = $(filter-out $(BOOT_CI_TARGETS),$(BOOT_TARGETS))
-boot_check_deps = $(foreach t,$(1),boot/$(t)-ppctime/vmlinux boot/initramfs-$(t)-check.cpio)
-boot_tests = $(1:%=boot/kernel-boot-test-%.sh)
+# 'make check' boots one kernel, 'make check-all' the others too: each
+# kernel is minutes of both cores.  The newest Linux here on ppc64le,
+# where it can: a pseries guest with two vCPUs, readers on one CPU while
+# the kernel's timekeeping updates the page on the other.  Each boot is a
+# test of its own, boot/kernel-boot-test-TARGET-CONFIG.sh; without a
+# kernel to boot the one test says SKIP and why.
+BOOT_CI = $(firstword $(filter ppc64le-$(call ppctime_config,$(lastword $(LINUX_VERSIONS))),$(BOOTS)) \
+	$(BOOTS))
+BOOT_ALL = $(filter-out $(BOOT_CI),$(BOOTS))
+# The other series (the backports) are proven in 'make check' by their
+# vDSO, built on ppc32 (the 32-bit entries, the 32-bit delta math) and
+# checked as a booted kernel's is: boot/kernel-vdso-test-TARGET-CONFIG.sh.
+VDSO_CI = $(if $(BOOTS),$(foreach c,$(filter-out $(lastword $(PPCTIME_CONFIGS)),$(PPCTIME_CONFIGS)),\
+	$(firstword $(filter ppc32,$(TARGETS)) $(TARGETS))-$(c)))
+vdso_tests = $(1:%=boot/kernel-vdso-test-%.sh)
+boot/kernel-vdso-test-%.sh: Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)printf '#!/bin/sh\nexec "%s/kernel-boot-test.sh" --vdso-only %s\n' '$(kernel_src)' '$*' >$@
+	$(Q)chmod +x $@
 boot/kernel-boot-test-%.sh: Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)printf '#!/bin/sh\nexec "%s/kernel-boot-test.sh" %s\n' '$(kernel_src)' '$*' >$@
 	$(Q)chmod +x $@
 
-CHECK_GLIBC_DEPS += $(call boot_check_deps,$(BOOT_CI_TARGETS))
-CHECK_DEPS += $(call boot_tests,$(BOOT_CI_TARGETS))
-TESTS += $(if $(BOOT_TARGETS),$(call boot_tests,$(BOOT_CI_TARGETS)),$(kernel_src)/kernel-boot-test.sh)
-CHECK_ALL_DEPS += $(call boot_check_deps,$(BOOT_ALL_TARGETS)) $(call boot_tests,$(BOOT_ALL_TARGETS))
-CHECK_ALL_TESTS += $(call boot_tests,$(BOOT_ALL_TARGETS))
+CHECK_GLIBC_DEPS += $(call boot_check_deps,$(BOOT_CI)) $(VDSO_CI:%=boot/%-vdso/vdso.stamp)
+CHECK_DEPS += $(call boot_tests,$(BOOT_CI)) $(call vdso_tests,$(VDSO_CI))
+TESTS += $(if $(BOOTS),$(call boot_tests,$(BOOT_CI)),$(kernel_src)/kernel-boot-test.sh) \
+	$(call vdso_tests,$(VDSO_CI))
+CHECK_ALL_DEPS += $(call boot_check_deps,$(BOOT_ALL)) $(call boot_tests,$(BOOT_ALL))
+CHECK_ALL_TESTS += $(call boot_tests,$(BOOT_ALL))
 
 CLEANFILES += boot linux-src.lock
 .PHONY: kernels check-kernel FORCE

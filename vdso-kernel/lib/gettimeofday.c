@@ -34,9 +34,9 @@
  * replaces it all, and may read vc again on a rare path.
  */
 #ifndef vdso_calc_ns
-static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
-					     uint64_t cycles,
-					     const struct vdso_timestamp *base)
+static inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
+				    uint64_t cycles,
+				    const struct vdso_timestamp *base)
 {
 	uint64_t delta = cycles - vc->cycle_last;
 
@@ -64,8 +64,8 @@ struct vdso_timezone {
  * with its low half cleared; the settle keeps the compiler from folding
  * the two tests into one and the loop into a divide.
  */
-static inline __always_inline void vdso_time_set(struct vdso_time *t, uint64_t sec,
-					  uint64_t ns)
+static inline void vdso_time_set(struct vdso_time *t, uint64_t sec,
+				 uint64_t ns)
 {
 	while (unlikely(ns >= (NSEC_PER_SEC & ~0xffffu))) {
 		vdso_settle(ns);
@@ -92,14 +92,14 @@ enum vdso_read { VDSO_READ_OK, VDSO_READ_SYSCALL, VDSO_READ_TIMENS };
 #if __SIZEOF_LONG__ == 8
 typedef uint64_t vdso_seq_t;
 
-static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_clock *vc)
+static inline vdso_seq_t vdso_read_seq(const struct vdso_clock *vc)
 {
 	return READ_ONCE(vc->seq_mode);
 }
 
 /* seq as read by vdso_read_seq() is even and clock_mode not NONE. */
-static inline __always_inline bool vdso_read_ready(const struct vdso_clock *vc,
-					    vdso_seq_t seq)
+static inline bool vdso_read_ready(const struct vdso_clock *vc,
+				   vdso_seq_t seq)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t key = seq >> 1 | seq << 63;
@@ -112,7 +112,7 @@ static inline __always_inline bool vdso_read_ready(const struct vdso_clock *vc,
 #else
 typedef uint32_t vdso_seq_t;
 
-static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_clock *vc)
+static inline vdso_seq_t vdso_read_seq(const struct vdso_clock *vc)
 {
 	return READ_ONCE(vc->seq);
 }
@@ -123,8 +123,8 @@ static inline __always_inline vdso_seq_t vdso_read_seq(const struct vdso_clock *
  * condition itself, and the mask, INT_MAX, is also TIMENS, a constant
  * the compiler would then keep in a register for the wait below.
  */
-static inline __always_inline bool vdso_read_ready(const struct vdso_clock *vc,
-					    vdso_seq_t seq)
+static inline bool vdso_read_ready(const struct vdso_clock *vc,
+				   vdso_seq_t seq)
 {
 	uint32_t mode = READ_ONCE(vc->clock_mode);
 
@@ -136,7 +136,7 @@ static inline __always_inline bool vdso_read_ready(const struct vdso_clock *vc,
  * One consistent read of a base: high resolution (hres) bases are
  * extended by the counter, coarse ones are taken as they are.
  */
-static inline __always_inline enum vdso_read
+static inline enum vdso_read
 vdso_read_base(const struct vdso_clock *vc, int clk, bool hres,
 	       uint64_t *sec, uint64_t *ns)
 {
@@ -178,9 +178,9 @@ vdso_read_base(const struct vdso_clock *vc, int clk, bool hres,
  * The namespace page's offsets applied to the real page's reading (an
  * auxiliary clock's are 0: no namespace moves it).
  */
-static inline __always_inline bool vdso_read_timens(const struct vdso_clock *vcns,
-					     int clk, bool hres,
-					     struct vdso_time *t)
+static inline bool vdso_read_timens(const struct vdso_clock *vcns,
+				    int clk, bool hres,
+				    struct vdso_time *t)
 {
 	const struct vdso_clock *vc = __arch_get_timens_vdso_data(vcns);
 	uint64_t sec, ns;
@@ -192,8 +192,8 @@ static inline __always_inline bool vdso_read_timens(const struct vdso_clock *vcn
 	return true;
 }
 
-static inline __always_inline bool vdso_read(const struct vdso_clock *vc, int clk,
-				      bool hres, struct vdso_time *t)
+static inline bool vdso_read(const struct vdso_clock *vc, int clk,
+			     bool hres, struct vdso_time *t)
 {
 	uint64_t sec, ns;
 
@@ -219,8 +219,8 @@ static inline __always_inline bool vdso_read(const struct vdso_clock *vc, int cl
  * kernel's (false).  Apart from the ids the page serves most, so that
  * their paths are the same in every layout.
  */
-static inline __always_inline bool vdso_clock_read_aux(const vdso_time_data_t *vd,
-						int clk, struct vdso_time *t)
+static inline bool vdso_clock_read_aux(const vdso_time_data_t *vd,
+				       int clk, struct vdso_time *t)
 {
 #if VDSO_NR_AUX_CLOCKS
 	uint32_t i = (uint32_t)clk - VDSO_CLOCK_AUX;
@@ -243,8 +243,8 @@ static inline __always_inline bool vdso_clock_read_aux(const vdso_time_data_t *v
 }
 
 /* False sends the call to the system call. */
-static inline __always_inline bool vdso_clock_read(const vdso_time_data_t *vd,
-					    int clk, struct vdso_time *t)
+static inline bool vdso_clock_read(const vdso_time_data_t *vd,
+				   int clk, struct vdso_time *t)
 {
 	uint32_t msk;
 
@@ -265,8 +265,8 @@ static inline __always_inline bool vdso_clock_read(const vdso_time_data_t *vd,
  * The resolutions of the clocks up to TAI; an auxiliary clock's is the
  * kernel's to say, which knows whether there is one.
  */
-static inline __always_inline bool vdso_clock_res(const vdso_time_data_t *vd, int clk,
-					   struct vdso_time *t)
+static inline bool vdso_clock_res(const vdso_time_data_t *vd, int clk,
+				  struct vdso_time *t)
 {
 	const struct vdso_time_info *info;
 	uint32_t msk;
@@ -289,7 +289,7 @@ static inline __always_inline bool vdso_clock_res(const vdso_time_data_t *vd, in
 	return true;
 }
 
-static inline __always_inline long
+static inline long
 __cvdso_clock_gettime_data(const vdso_time_data_t *vd, int clk,
 			   struct __kernel_timespec *ts)
 {
@@ -302,7 +302,7 @@ __cvdso_clock_gettime_data(const vdso_time_data_t *vd, int clk,
 	return 0;
 }
 
-static inline __always_inline long
+static inline long
 __cvdso_clock_getres_data(const vdso_time_data_t *vd, int clk,
 			  struct __kernel_timespec *res)
 {
@@ -320,7 +320,7 @@ __cvdso_clock_getres_data(const vdso_time_data_t *vd, int clk,
 
 #ifdef VDSO_HAS_32BIT_TIMESPEC
 /* The pre-y2038 entries: seconds truncated to 32 bits, as Linux does. */
-static inline __always_inline long
+static inline long
 __cvdso_clock_gettime32_data(const vdso_time_data_t *vd, int clk,
 			     struct __kernel_old_timespec *ts)
 {
@@ -333,7 +333,7 @@ __cvdso_clock_gettime32_data(const vdso_time_data_t *vd, int clk,
 	return 0;
 }
 
-static inline __always_inline long
+static inline long
 __cvdso_clock_getres32_data(const vdso_time_data_t *vd, int clk,
 			    struct __kernel_old_timespec *res)
 {
@@ -349,7 +349,7 @@ __cvdso_clock_getres32_data(const vdso_time_data_t *vd, int clk,
 }
 #endif
 
-static inline __always_inline long
+static inline long
 __cvdso_gettimeofday_data(const vdso_time_data_t *vd,
 			  struct __kernel_old_timeval *tv,
 			  struct vdso_timezone *tz)
@@ -376,22 +376,33 @@ __cvdso_gettimeofday_data(const vdso_time_data_t *vd,
 	return 0;
 }
 
-/* The realtime base's seconds: one load, no seqcount needed. */
-static inline __always_inline __kernel_old_time_t
+/*
+ * The realtime base's seconds: one load, no seqcount needed.  A word of
+ * them: on ppc32 an old time_t is the low word.
+ */
+#if __SIZEOF_LONG__ == 8
+#define vdso_sec_word(ts)	((ts)->sec)
+#else
+#define vdso_sec_word(ts)	((ts)->sec_word[__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__])
+#endif
+
+static inline __kernel_old_time_t
 __cvdso_time_data(const vdso_time_data_t *vd, __kernel_old_time_t *time)
 {
+	const struct vdso_clock *vc = vdso_clock_data(vd, CS_HRES_COARSE);
+	int32_t mode = READ_ONCE(vc->clock_mode);
 	__kernel_old_time_t t;
-	int32_t mode = READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode);
 
 	if (unlikely(mode != VDSO_CLOCKMODE_ARCHTIMER)) {
 		if (mode == VDSO_CLOCKMODE_TIMENS) {
 			vd = __arch_get_timens_vdso_data(vd);
-			mode = READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode);
+			vc = vdso_clock_data(vd, CS_HRES_COARSE);
+			mode = READ_ONCE(vc->clock_mode);
 		}
 		if (mode == VDSO_CLOCKMODE_NONE)
 			return time_fallback(time);
 	}
-	t = READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->basetime[VDSO_CLOCK_REALTIME].sec);
+	t = READ_ONCE(vdso_sec_word(&vc->basetime[VDSO_CLOCK_REALTIME]));
 	if (time)
 		*time = t;
 	return t;

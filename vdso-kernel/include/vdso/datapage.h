@@ -52,8 +52,11 @@
  *			   image, the first holding struct vdso_arch_data64
  *			   or 32, whose data[] are the clock sources, each
  *			   with its own copy of the time info (readers take
- *			   data[0]'s), as until 6.11; 6.12 moved the
- *			   clock sources to a page of their own.
+ *			   data[0]'s), as until 6.11.
+ *   VDSO_LAYOUT_6_12	   Linux 6.12's (to 6.14): the same, but data[]
+ *			   on a page of its own, the second of
+ *			   VDSO_NR_PAGES_6_12.  For a kernel's build only:
+ *			   ppctime's launcher writes the other two.
  *   VDSO_LAYOUT_DATASTORE the generic datastore, Linux 6.17's (6.15 made
  *			   it, 6.17 added the auxiliary clocks):
  *			   VDSO_NR_PAGES_DATASTORE pages, struct
@@ -66,6 +69,7 @@
  */
 #define VDSO_LAYOUT_6_1		1
 #define VDSO_LAYOUT_DATASTORE	2
+#define VDSO_LAYOUT_6_12	3
 #define VDSO_LAYOUT_NOTE_NAME	"ppctime"
 #define VDSO_LAYOUT_NOTE_TYPE	1
 
@@ -81,6 +85,7 @@
  * real time data one page further up, in either layout.
  */
 #define VDSO_NR_PAGES_6_1		2
+#define VDSO_NR_PAGES_6_12		3
 #define VDSO_NR_PAGES_DATASTORE		4
 #define VDSO_DATASTORE_RNG_PAGE		2
 #define VDSO_DATASTORE_ARCH_PAGE	3
@@ -88,16 +93,24 @@
 #ifndef __ASSEMBLER__
 #include <stdint.h>
 
-typedef uint64_t vdso_u64 __attribute__((aligned(8)));
+/*
+ * 8-byte aligned on every target and on the x86-64 host (the asserts
+ * below hold the layouts to it).
+ */
+typedef uint64_t vdso_u64;
+typedef int64_t vdso_s64;
 
 struct vdso_timestamp {
-	vdso_u64 sec;
+	union {
+		vdso_u64 sec;
+		uint32_t sec_word[2];	/* an old time_t on ppc32: the low one */
+	};
 	vdso_u64 nsec;		/* high resolution bases: shifted left by shift */
 };
 
 /* In a time namespace page the bases hold offsets instead. */
 struct timens_offset {
-	int64_t sec __attribute__((aligned(8)));
+	vdso_s64 sec;
 	vdso_u64 nsec;
 };
 
@@ -205,6 +218,7 @@ struct vdso_arch_data_datastore {
 #define VDSO_TIME_INFO_OFFSET_DATASTORE	2240
 
 #ifndef __ASSEMBLER__
+_Static_assert(_Alignof(vdso_u64) == 8 && _Alignof(vdso_s64) == 8, "64-bit fields 8-aligned");
 _Static_assert(sizeof(struct vdso_clock) == 224, "vdso_clock is 224 bytes");
 _Static_assert(sizeof(struct vdso_data) == 240, "vdso_data is 6.1's 240 bytes");
 _Static_assert(__builtin_offsetof(struct vdso_clock, basetime) == 32, "basetime");
@@ -223,24 +237,32 @@ _Static_assert(__builtin_offsetof(struct vdso_time_data, info) ==
  * Built for one layout (the vDSO, and the host builds of its core): the
  * time data the core is given (vdso_time_data_t, in 6.1 data[0] of
  * data[CS_BASES]), its clock sources and info, how many auxiliary clocks
- * it has, and where the pages are from the first.
+ * it has, where the pages are from the first, and the symbol the linker
+ * script puts at the first (Linux's name for it in that layout).
  */
 #ifdef VDSO_LAYOUT
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_1 || VDSO_LAYOUT == VDSO_LAYOUT_6_12
 #if VDSO_LAYOUT == VDSO_LAYOUT_6_1
 #define VDSO_NR_PAGES		VDSO_NR_PAGES_6_1
 #define VDSO_LAYOUT_LINUX	VDSO_LINUX_6_1
+#else
+#define VDSO_NR_PAGES		VDSO_NR_PAGES_6_12
+#define VDSO_LAYOUT_LINUX	VDSO_LINUX_6_12
+#endif
+#define VDSO_DATA_SYMBOL	_vdso_datapage
 #define VDSO_NR_AUX_CLOCKS	0
 #ifndef __ASSEMBLER__
-typedef struct vdso_data vdso_time_data_t;
+#define vdso_time_data_t	struct vdso_data
 #define vdso_clock_data(vd, cs)	(&(vd)[cs].clock)
 #define vdso_time_info(vd)	(&(vd)[CS_HRES_COARSE].info)
 #endif
 #elif VDSO_LAYOUT == VDSO_LAYOUT_DATASTORE
 #define VDSO_NR_PAGES		VDSO_NR_PAGES_DATASTORE
 #define VDSO_LAYOUT_LINUX	VDSO_LINUX_DATASTORE
+#define VDSO_DATA_SYMBOL	vdso_u_time_data
 #define VDSO_NR_AUX_CLOCKS	VDSO_MAX_AUX_CLOCKS
 #ifndef __ASSEMBLER__
-typedef struct vdso_time_data vdso_time_data_t;
+#define vdso_time_data_t	struct vdso_time_data
 #define vdso_clock_data(vd, cs)	(&(vd)->clock_data[cs])
 #define vdso_aux_clock_data(vd, i) (&(vd)->aux_clock_data[i])
 #define vdso_time_info(vd)	(&(vd)->info)

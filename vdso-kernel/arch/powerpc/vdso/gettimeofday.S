@@ -39,14 +39,21 @@ vdso_function \name
 vdso_function_end \name
 .endm
 
+/*
+ * The entries with a 32-bit time_t on ppc32 exist only with
+ * COMPAT_32BIT_TIME, as the system calls they stand for.
+ */
+#if defined(__powerpc64__) || defined(CONFIG_COMPAT_32BIT_TIME)
 time_entry __kernel_clock_gettime, __c_kernel_clock_gettime
 time_entry __kernel_clock_getres, __c_kernel_clock_getres
 time_entry __kernel_gettimeofday, __c_kernel_gettimeofday
+#endif
 #ifndef __powerpc64__
 time_entry __kernel_clock_gettime64, __c_kernel_clock_gettime64
 time_entry __kernel_clock_getres_time64, __c_kernel_clock_getres_time64
 #endif
 
+#if defined(__powerpc64__) || defined(CONFIG_COMPAT_32BIT_TIME)
 /* time_t __kernel_time(time_t *t): cannot fail. */
 vdso_function __kernel_time
 	.cfi_startproc
@@ -60,5 +67,6 @@ vdso_function __kernel_time
 	blr
 	.cfi_endproc
 vdso_function_end __kernel_time
+#endif
 
 	.section .note.GNU-stack, "", @progbits

@@ -20,7 +20,7 @@ OUTPUT_ARCH(powerpc:common)
 
 SECTIONS
 {
-	PROVIDE(_vdso_datapage = . - VDSO_NR_PAGES * PAGE_SIZE);
+	PROVIDE(VDSO_DATA_SYMBOL = . - VDSO_NR_PAGES * PAGE_SIZE);
 	. = SIZEOF_HEADERS;
 
 	.hash		: { *(.hash) }			:text

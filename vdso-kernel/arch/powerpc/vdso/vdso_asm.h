@@ -9,12 +9,17 @@
  * From the first data page of the layout built for (VDSO_LAYOUT): the time
  * data the C is given, and the timebase frequency.
  */
-#if VDSO_LAYOUT == VDSO_LAYOUT_6_1
-#ifdef __powerpc64__
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_1 || VDSO_LAYOUT == VDSO_LAYOUT_6_12
+#if VDSO_LAYOUT == VDSO_LAYOUT_6_12
+#define VDSO_DATA_OFFSET	PAGE_SIZE
+#elif defined(__powerpc64__)
 #define VDSO_DATA_OFFSET	VDSO_DATA_OFFSET64
-#define VDSO_TBFREQ_OFFSET	VDSO_TBFREQ_OFFSET64
 #else
 #define VDSO_DATA_OFFSET	VDSO_DATA_OFFSET32
+#endif
+#ifdef __powerpc64__
+#define VDSO_TBFREQ_OFFSET	VDSO_TBFREQ_OFFSET64
+#else
 #define VDSO_TBFREQ_OFFSET	VDSO_TBFREQ_OFFSET32
 #endif
 #else
@@ -68,10 +73,10 @@
 	bcl	20, 31, .+4
 	mflr	\reg		/* its own address, 4 and 8 bytes before the adds */
 #if PAGE_SIZE > 4096
-	addis	\reg, \reg, (_vdso_datapage + \offset + 4 - .)@ha
-	addi	\reg, \reg, (_vdso_datapage + \offset + 8 - .)@l
+	addis	\reg, \reg, (VDSO_DATA_SYMBOL + \offset + 4 - .)@ha
+	addi	\reg, \reg, (VDSO_DATA_SYMBOL + \offset + 8 - .)@l
 #else
-	addi	\reg, \reg, _vdso_datapage + \offset + 4 - .
+	addi	\reg, \reg, VDSO_DATA_SYMBOL + \offset + 4 - .
 #endif
 .endm
 

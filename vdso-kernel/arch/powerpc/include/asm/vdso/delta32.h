@@ -18,8 +18,8 @@
  * seconds, so its product is the rare case; exact modulo 2^64 like the
  * full multiply either way.
  */
-static inline __always_inline uint64_t vdso_calc_delta32(uint64_t cycles,
-						  uint64_t last, uint32_t mult)
+static inline uint64_t vdso_calc_delta32(uint64_t cycles,
+					 uint64_t last, uint32_t mult)
 {
 	uint64_t delta = cycles - last;
 	uint64_t ns = (uint64_t)(uint32_t)delta * mult;
@@ -35,14 +35,14 @@ static inline __always_inline uint64_t vdso_calc_delta32(uint64_t cycles,
  * whose shift instruction takes 32 in its stride defines its own.
  */
 #ifndef vdso_shl32
-static inline __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
+static inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
 {
 	return (x << 1) << (n - 1);
 }
 #endif
 
 /* shift is below 32. */
-static inline __always_inline uint64_t vdso_shift_ns32(uint64_t ns, uint32_t shift)
+static inline uint64_t vdso_shift_ns32(uint64_t ns, uint32_t shift)
 {
 	uint32_t hi = ns >> 32;
 	uint32_t lo = ns;
@@ -53,9 +53,9 @@ static inline __always_inline uint64_t vdso_shift_ns32(uint64_t ns, uint32_t shi
 }
 
 /* The core's vdso_calc_ns() in these pieces. */
-static inline __always_inline uint64_t vdso_calc_ns32(const struct vdso_clock *vc,
-					       uint64_t cycles,
-					       const struct vdso_timestamp *base)
+static inline uint64_t vdso_calc_ns32(const struct vdso_clock *vc,
+				      uint64_t cycles,
+				      const struct vdso_timestamp *base)
 {
 	return vdso_shift_ns32(vdso_calc_delta32(cycles, vc->cycle_last,
 						 vc->mult) + base->nsec,

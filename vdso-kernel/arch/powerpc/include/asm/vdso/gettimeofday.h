@@ -23,7 +23,7 @@
  * are not live across it (on ppc32 that spares a stack frame).
  */
 #ifdef __powerpc64__
-static inline __always_inline uint64_t __arch_get_hw_counter(void)
+static inline uint64_t __arch_get_hw_counter(void)
 {
 	uint64_t tb;
 
@@ -36,7 +36,7 @@ static inline __always_inline uint64_t __arch_get_hw_counter(void)
  * 2^32 ahead, never behind.  vdso_calc_ns() sees that as a delta with a
  * nonzero high word, its rare case, which reads again the careful way.
  */
-static inline __always_inline uint64_t __arch_get_hw_counter(void)
+static inline uint64_t __arch_get_hw_counter(void)
 {
 	uint32_t hi, lo;
 
@@ -45,7 +45,7 @@ static inline __always_inline uint64_t __arch_get_hw_counter(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static inline __always_inline uint64_t ppc32_get_tb_exact(void)
+static inline uint64_t ppc32_get_tb_exact(void)
 {
 	uint32_t hi, lo, again;
 
@@ -63,7 +63,7 @@ static inline __always_inline uint64_t ppc32_get_tb_exact(void)
 
 #ifndef __powerpc64__
 /* slw takes counts up to 63, and from 32 on gives 0. */
-static inline __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
+static inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
 {
 	uint32_t r;
 
@@ -80,9 +80,9 @@ static inline __always_inline uint32_t vdso_shl32(uint32_t x, uint32_t n)
  * clobber reloads cycle_last and mult, so that neither stays in a
  * register through the common case.
  */
-static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
-					     uint64_t cycles,
-					     const struct vdso_timestamp *base)
+static inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
+				    uint64_t cycles,
+				    const struct vdso_timestamp *base)
 {
 	if (unlikely((cycles - vc->cycle_last) >> 32))
 		cycles = ppc32_get_tb_exact();
@@ -92,7 +92,7 @@ static inline __always_inline uint64_t vdso_calc_ns(const struct vdso_clock *vc,
 #endif
 
 /* Any time data's counterpart in the real page, a page above. */
-static inline __always_inline const void *__arch_get_timens_vdso_data(const void *p)
+static inline const void *__arch_get_timens_vdso_data(const void *p)
 {
 	return (const char *)p + PAGE_SIZE;
 }
@@ -111,8 +111,8 @@ static inline __always_inline const void *__arch_get_timens_vdso_data(const void
 #define VDSO_SC_RESTORE	"lwz 11,8(1); addi 1,1,16"
 #endif
 
-static inline __always_inline long do_syscall_2(long nr, unsigned long arg1,
-					 unsigned long arg2)
+static inline long do_syscall_2(long nr, unsigned long arg1,
+				unsigned long arg2)
 {
 	register long r0 __asm__("r0") = nr;
 	register unsigned long r3 __asm__("r3") = arg1;
@@ -133,56 +133,81 @@ static inline __always_inline long do_syscall_2(long nr, unsigned long arg1,
 
 struct vdso_timezone;
 
-static inline __always_inline long gettimeofday_fallback(struct __kernel_old_timeval *tv,
-						  struct vdso_timezone *tz)
+static inline long gettimeofday_fallback(struct __kernel_old_timeval *tv,
+					 struct vdso_timezone *tz)
 {
 	return do_syscall_2(__NR_gettimeofday, (unsigned long)tv,
 			    (unsigned long)tz);
 }
 
-static inline __always_inline long time_fallback(__kernel_old_time_t *t)
+static inline long time_fallback(__kernel_old_time_t *t)
 {
 	return do_syscall_2(__NR_time, (unsigned long)t, 0);
 }
 
 #ifdef __powerpc64__
-static inline __always_inline long clock_gettime_fallback(int clk,
-						   struct __kernel_timespec *ts)
+static inline long clock_gettime_fallback(int clk,
+					  struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_gettime, clk, (unsigned long)ts);
 }
 
-static inline __always_inline long clock_getres_fallback(int clk,
-						  struct __kernel_timespec *ts)
+static inline long clock_getres_fallback(int clk,
+					 struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_getres, clk, (unsigned long)ts);
 }
 #else
 #define VDSO_HAS_32BIT_TIMESPEC	1
 
-static inline __always_inline long clock_gettime_fallback(int clk,
-						   struct __kernel_timespec *ts)
+static inline long clock_gettime_fallback(int clk,
+					  struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_gettime64, clk, (unsigned long)ts);
 }
 
-static inline __always_inline long clock_getres_fallback(int clk,
-						  struct __kernel_timespec *ts)
+static inline long clock_getres_fallback(int clk,
+					 struct __kernel_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_getres_time64, clk, (unsigned long)ts);
 }
 
-static inline __always_inline long
+static inline long
 clock_gettime32_fallback(int clk, struct __kernel_old_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_gettime, clk, (unsigned long)ts);
 }
 
-static inline __always_inline long
+static inline long
 clock_getres32_fallback(int clk, struct __kernel_old_timespec *ts)
 {
 	return do_syscall_2(__NR_clock_getres, clk, (unsigned long)ts);
 }
 #endif
+
+/*
+ * The entries' C halves (vgettimeofday.c), which gettimeofday.S calls
+ * with the time data as the last argument.
+ */
+#ifdef __powerpc64__
+long __c_kernel_clock_gettime(int clk, struct __kernel_timespec *ts,
+			      const vdso_time_data_t *vd);
+long __c_kernel_clock_getres(int clk, struct __kernel_timespec *res,
+			     const vdso_time_data_t *vd);
+#else
+long __c_kernel_clock_gettime(int clk, struct __kernel_old_timespec *ts,
+			      const vdso_time_data_t *vd);
+long __c_kernel_clock_getres(int clk, struct __kernel_old_timespec *res,
+			     const vdso_time_data_t *vd);
+long __c_kernel_clock_gettime64(int clk, struct __kernel_timespec *ts,
+				const vdso_time_data_t *vd);
+long __c_kernel_clock_getres_time64(int clk, struct __kernel_timespec *res,
+				    const vdso_time_data_t *vd);
+#endif
+long __c_kernel_gettimeofday(struct __kernel_old_timeval *tv,
+			     struct vdso_timezone *tz,
+			     const vdso_time_data_t *vd);
+__kernel_old_time_t __c_kernel_time(__kernel_old_time_t *t,
+				    const vdso_time_data_t *vd);
 
 #endif /* ASM_VDSO_GETTIMEOFDAY_H */

@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# Where each Linux version with a series (patches/linux-VERSION) comes
+# from, and where it is unpacked (tests/boot/unpack-linux-source):
+#   6.1   the configured LINUX_SOURCE (Debian 12's linux-source-6.1, a
+#         Build-Depends), in linux-src/
+#   other the linux-source-VERSION package of LINUX_SUITE_VERSION, fetched
+#         by name from the machine's own Debian archive (build-aux/fetch-deb:
+#         a private apt list, dpkg -x, nothing installed) into
+#         linux-source/VERSION/root, once; in linux-src-VERSION/
+# Nothing of this without LINUX_SOURCE (no kernel work configured).
+# linux-source/fetched.mk says which versions are here (LINUX_FETCHED);
+# the goals that use the kernels make it first (make then reads it anew),
+# the others read it if it is there.  Where a version cannot be had,
+# linux-source/VERSION/why says why, and what needs it SKIPs.
+
+LINUX_SERIES_VERSIONS = $(patsubst $(srcdir)/patches/linux-%/series.json,%,\
+	$(wildcard $(srcdir)/patches/linux-*/series.json))
+LINUX_SUITE_6.12 = trixie
+LINUX_SUITE_7.3 = trixie-backports
+LINUX_FETCH_GOALS = check check-all check-kernel kernels patches bench linux-fetch
+
+# linux_tarball VERSION, linux_tree VERSION
+linux_tarball = $(if $(filter 6.1,$(1)),$(LINUX_SOURCE),linux-source/$(1)/root/usr/src/linux-source-$(1).tar.xz)
+linux_tree = linux-src$(if $(filter-out 6.1,$(1)),-$(1))
+
+ifneq ($(LINUX_SOURCE),)
+LINUX_FETCHED =
+-include linux-source/fetched.mk
+LINUX_VERSIONS = $(sort 6.1 $(LINUX_FETCHED))
+
+# fetch-deb fetches nothing while linux-source/VERSION/version names the
+# package; an archive that cannot be reached (status 2) leaves why.
+define linux_fetch
+	$(Q)$(MKDIR_P) linux-source/$(1)
+	$(Q)status=0; $(PYTHON) $(srcdir)/build-aux/fetch-deb $(LINUX_SUITE_$(1)) linux-source-$(1) \
+		linux-source/$(1) 2>linux-source/$(1)/why || status=$$?; \
+	if [ $$status -eq 0 ]; then rm -f linux-source/$(1)/why; \
+		echo 'LINUX_FETCHED += $(1)' >>$@.tmp; \
+	else cat linux-source/$(1)/why >&2; fi; \
+	[ $$status -ne 1 ]
+
+endef
+ifneq ($(filter $(LINUX_FETCH_GOALS),$(MAKECMDGOALS)),)
+linux-source/fetched.mk: $(srcdir)/patches/linux-sources.mk
+	$(Q)$(MKDIR_P) $(@D)
+	$(Q)echo '# Made by patches/linux-sources.mk: the Linux versions fetched' >$@.tmp
+	$(foreach v,$(filter-out 6.1,$(LINUX_SERIES_VERSIONS)),$(call linux_fetch,$(v)))
+	$(Q)mv $@.tmp $@
+endif
+
+# linux_unpacked VERSION: the stamp of its unpacked tree.
+linux_unpacked = $(call linux_tree,$(1))/.ppctime-unpacked
+define linux_unpack_rules
+$(call linux_unpacked,$(1)): $(call linux_tarball,$(1)) $(srcdir)/tests/boot/unpack-linux-source
+	$(Q)bash $(srcdir)/tests/boot/unpack-linux-source $(call linux_tarball,$(1)) $(call linux_tree,$(1))
+	$(Q)touch $$@
+endef
+$(foreach v,$(LINUX_VERSIONS),$(eval $(call linux_unpack_rules,$(v))))
+LINUX_UNPACKED = $(call linux_unpacked,6.1)
+endif
+
+linux-fetch: $(if $(LINUX_SOURCE),linux-source/fetched.mk)
+
+CLEANFILES += linux-source $(foreach v,$(LINUX_SERIES_VERSIONS),$(call linux_tree,$(v)) $(call linux_tree,$(v)).lock)
+MOSTLYCLEAN_KEEPS += linux-source
+.PHONY: linux-fetch
