@@ -4,26 +4,31 @@
 #   boot/linux-ppctime-7.3/      linux-src-7.3/ with patches/linux-7.3 applied
 #                                (patches/Rules.mk, patches/linux-sources.mk)
 #   boot/TARGET-CONFIG/vmlinux   CONFIG ppctime (6.1 and its series),
-#                                ppctime-7.3 (7.3 and its series) or
-#                                linux-6.1 (stock), built by tests/boot/build-kernel
+#                                ppctime-VERSION (6.12, 7.3 and theirs) or
+#                                linux-VERSION (stock 6.1 and 7.3), built by
+#                                tests/boot/build-kernel
 #   boot/initramfs-TARGET-KIND.cpio  init and the programs of tests/boot/KIND.tests
 # 'make check-kernel' boots the ppctime kernels ('make check' one of them,
 # 'make check-all' all);
-# 'make bench' boots ppctime and linux-6.1, side by side.
+# 'make bench' boots ppctime-7.3 and linux-7.3, side by side.
 
 kernel_src = $(srcdir)/tests/boot
-# The kernels with the series, by Linux version: 6.1's is "ppctime".
+# The kernels with the series, by Linux version: 6.1's is "ppctime"; and
+# stock ones, linux-VERSION, of 6.1 and the newest here (make bench).
 ppctime_config = ppctime$(if $(filter-out 6.1,$(1)),-$(1))
 PPCTIME_CONFIGS = $(foreach v,$(LINUX_VERSIONS),$(call ppctime_config,$(v)))
-KERNEL_CONFIGS = $(PPCTIME_CONFIGS) linux-6.1
+LINUX_NEWEST = $(lastword $(LINUX_VERSIONS))
+STOCK_VERSIONS = $(sort 6.1 $(LINUX_NEWEST))
+KERNEL_CONFIGS = $(PPCTIME_CONFIGS) $(STOCK_VERSIONS:%=linux-%)
 KERNEL_FRAGMENTS_ppc32 = common ppc32
 KERNEL_FRAGMENTS_ppc64 = common ppc64 ppc64be
 KERNEL_FRAGMENTS_ppc64le = common ppc64 ppc64le
 kernel_fragments = $(foreach f,$(KERNEL_FRAGMENTS_$(1)),$(kernel_src)/$(f).config)
 # Each configuration's source tree and what makes it.
 $(foreach v,$(LINUX_VERSIONS),$(eval KERNEL_TREE_$(call ppctime_config,$(v)) = boot/linux-$(call ppctime_config,$(v))))
-KERNEL_TREE_linux-6.1 = linux-src
-kernel_tree_dep = $(if $(filter boot/%,$(KERNEL_TREE_$(1))),$(KERNEL_TREE_$(1)).stamp,$(LINUX_UNPACKED))
+$(foreach v,$(STOCK_VERSIONS),$(eval KERNEL_TREE_linux-$(v) = $(call linux_tree,$(v))))
+kernel_tree_dep = $(if $(filter boot/%,$(KERNEL_TREE_$(1))),$(KERNEL_TREE_$(1)).stamp,\
+	$(call linux_unpacked,$(1:linux-%=%)))
 
 ifneq ($(LINUX_SOURCE),)
 # kernel_rules TARGET CONFIG
@@ -99,21 +104,24 @@ boot_target = $(firstword $(subst -, ,$(1)))
 boot_check_deps = $(foreach b,$(1),boot/$(b)/vmlinux boot/initramfs-$(call boot_target,$(b))-check.cpio)
 boot_tests = $(1:%=boot/kernel-boot-test-%.sh)
 
-# make bench: both kernels booted in turn on each target, each time.
+# make bench: the newest Linux here with the series and as it is, booted
+# in turn on each target, each time.
+BENCH_KERNELS = $(call ppctime_config,$(LINUX_NEWEST)) linux-$(LINUX_NEWEST)
 define kernel_bench_rules
-bench/records/kernel-$(1).jsonl: FORCE boot/$(1)-ppctime/vmlinux boot/$(1)-linux-6.1/vmlinux \
+bench/records/kernel-$(1).jsonl: FORCE $(BENCH_KERNELS:%=boot/$(1)-%/vmlinux) \
 		run/ppctime-run benchtests/vdso-insns-$(1) \
 		boot/initramfs-$(1)-bench.cpio
-	$$(quiet) BENCH "$(1): Linux 6.1 with the series and as it is, under qemu-system"
+	$$(quiet) BENCH "$(1): Linux $(LINUX_NEWEST) with the series and as it is, under qemu-system"
 	$(Q)$(MKDIR_P) $$(@D)
 	$(Q)$(PYTHON) $(kernel_src)/bench-kernel --target=$(1) --qemu=$(QEMU_SYSTEM_$(1)) \
 		--cross=$(CROSS_$(1)) --kernel-image=$(KERNEL_IMAGE_$(1)) --srcdir=$(srcdir) \
+		--ours=$(word 1,$(BENCH_KERNELS)) --stock=$(word 2,$(BENCH_KERNELS)) \
 		--out=$$@ >bench/kernel-$(1).txt
 	$(Q)cat bench/kernel-$(1).txt
 endef
 $(foreach t,$(BOOT_TARGETS),$(eval $(call kernel_bench_rules,$(t))))
 # Timed one at a time, on their own: a benchmark beside another measures both.
-BENCH_DEPS += $(foreach t,$(BOOT_TARGETS),boot/$(t)-ppctime/vmlinux boot/$(t)-linux-6.1/vmlinux \
+BENCH_DEPS += $(foreach t,$(BOOT_TARGETS),$(BENCH_KERNELS:%=boot/$(t)-%/vmlinux) \
 	boot/initramfs-$(t)-bench.cpio benchtests/vdso-insns-$(t))
 BENCH_RUNS += $(foreach t,$(BOOT_TARGETS),bench/records/kernel-$(t).jsonl)
 

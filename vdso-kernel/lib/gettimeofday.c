@@ -274,9 +274,13 @@ static inline bool vdso_clock_res(const vdso_time_data_t *vd, int clk,
 	if (unlikely((uint32_t)clk >= VDSO_BASES))
 		return false;
 	msk = 1u << clk;
-	/* hrtimer_res and coarse_res live in the real page only. */
-	if (unlikely(READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode) ==
-		     VDSO_CLOCKMODE_TIMENS))
+	/*
+	 * hrtimer_res and coarse_res live in the real page only.  The modes
+	 * are NONE, ARCHTIMER and TIMENS (INT_MAX): above ARCHTIMER is one
+	 * compare with an immediate, where TIMENS needs two to build.
+	 */
+	if (unlikely(READ_ONCE(vdso_clock_data(vd, CS_HRES_COARSE)->clock_mode) >
+		     VDSO_CLOCKMODE_ARCHTIMER))
 		vd = __arch_get_timens_vdso_data(vd);
 	info = vdso_time_info(vd);
 	if (likely(msk & (VDSO_HRES | VDSO_RAW)))
