@@ -23,18 +23,9 @@ glibc_pristine = $(strip $(if $(filter $(1),$(GLIBC_VERSION)),$(GLIBC_SOURCE),\
 	$(if $(GLIBC_SUITE_$(1)),$(glibc_fetched_tarball),/usr/src/glibc/glibc-$(1).tar.xz)))
 glibc_fetched_tarball = glibc-source/$(1)/root/usr/src/glibc/glibc-$(1).tar.xz
 
-# fetch-deb fetches nothing while glibc-source/VERSION/version names the
-# package; an archive that cannot be reached (status 2) leaves why.
-define glibc_fetch
-	$(Q)$(MKDIR_P) glibc-source/$(1)
-	$(Q)status=0; $(PYTHON) $(srcdir)/build-aux/fetch-deb $(GLIBC_SUITE_$(1)) glibc-source \
-		glibc-source/$(1) 2>glibc-source/$(1)/why || status=$$?; \
-	if [ $$status -eq 0 ]; then rm -f glibc-source/$(1)/why; else cat glibc-source/$(1)/why >&2; fi; \
-	[ $$status -ne 1 ]
-
-endef
 glibc-fetch:
-	$(foreach v,$(filter-out $(GLIBC_VERSION),$(GLIBC_FETCHED)),$(call glibc_fetch,$(v)))
+	$(foreach v,$(filter-out $(GLIBC_VERSION),$(GLIBC_FETCHED)),\
+		$(call fetch_deb,$(GLIBC_SUITE_$(v)),glibc-source,glibc-source/$(v)))
 
 CLEANFILES += glibc-source
 MOSTLYCLEAN_KEEPS += glibc-source

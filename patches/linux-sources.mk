@@ -28,23 +28,12 @@ LINUX_FETCHED =
 -include linux-source/fetched.mk
 LINUX_VERSIONS = $(sort 6.1 $(LINUX_FETCHED))
 
-# fetch-deb fetches nothing while linux-source/VERSION/version names the
-# package; an archive that cannot be reached (status 2) leaves why.
-define linux_fetch
-	$(Q)$(MKDIR_P) linux-source/$(1)
-	$(Q)status=0; $(PYTHON) $(srcdir)/build-aux/fetch-deb $(LINUX_SUITE_$(1)) linux-source-$(1) \
-		linux-source/$(1) 2>linux-source/$(1)/why || status=$$?; \
-	if [ $$status -eq 0 ]; then rm -f linux-source/$(1)/why; \
-		echo 'LINUX_FETCHED += $(1)' >>$@.tmp; \
-	else cat linux-source/$(1)/why >&2; fi; \
-	[ $$status -ne 1 ]
-
-endef
 ifneq ($(filter $(LINUX_FETCH_GOALS),$(MAKECMDGOALS)),)
 linux-source/fetched.mk: $(srcdir)/patches/linux-sources.mk
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)echo '# Made by patches/linux-sources.mk: the Linux versions fetched' >$@.tmp
-	$(foreach v,$(filter-out 6.1,$(LINUX_SERIES_VERSIONS)),$(call linux_fetch,$(v)))
+	$(foreach v,$(filter-out 6.1,$(LINUX_SERIES_VERSIONS)),$(call fetch_deb,$(LINUX_SUITE_$(v)),\
+		linux-source-$(v),linux-source/$(v),echo 'LINUX_FETCHED += $(v)' >>$@.tmp;))
 	$(Q)mv $@.tmp $@
 endif
 
