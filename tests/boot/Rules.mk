@@ -19,13 +19,19 @@ ppctime_config = ppctime$(if $(filter-out 6.1,$(1)),-$(1))
 PPCTIME_CONFIGS = $(foreach v,$(LINUX_VERSIONS),$(call ppctime_config,$(v)))
 LINUX_NEWEST = $(lastword $(LINUX_VERSIONS))
 STOCK_VERSIONS = $(sort 6.1 $(LINUX_NEWEST))
-KERNEL_CONFIGS = $(PPCTIME_CONFIGS) $(STOCK_VERSIONS:%=linux-%)
-KERNEL_FRAGMENTS_ppc32 = common ppc32
+# And the newest with the series on ppc32 without the 32-bit time_t system
+# calls (time64.config), where its vDSO has only the time64 entries.
+TIME64_CONFIG = $(call ppctime_config,$(LINUX_NEWEST))-time64
+KERNEL_CONFIGS = $(PPCTIME_CONFIGS) $(TIME64_CONFIG) $(STOCK_VERSIONS:%=linux-%)
+KERNEL_FRAGMENTS_ppc32 = common ppc32 time32
 KERNEL_FRAGMENTS_ppc64 = common ppc64 ppc64be
 KERNEL_FRAGMENTS_ppc64le = common ppc64 ppc64le
-kernel_fragments = $(foreach f,$(KERNEL_FRAGMENTS_$(1)),$(kernel_src)/$(f).config)
+# kernel_fragments TARGET CONFIG: a -time64 CONFIG has time64 for time32.
+kernel_fragments = $(foreach f,$(if $(filter %-time64,$(2)),$(patsubst time32,time64,\
+	$(KERNEL_FRAGMENTS_$(1))),$(KERNEL_FRAGMENTS_$(1))),$(kernel_src)/$(f).config)
 # Each configuration's source tree and what makes it.
 $(foreach v,$(LINUX_VERSIONS),$(eval KERNEL_TREE_$(call ppctime_config,$(v)) = boot/linux-$(call ppctime_config,$(v))))
+KERNEL_TREE_$(TIME64_CONFIG) = $(KERNEL_TREE_$(call ppctime_config,$(LINUX_NEWEST)))
 $(foreach v,$(STOCK_VERSIONS),$(eval KERNEL_TREE_linux-$(v) = $(call linux_tree,$(v))))
 kernel_tree_dep = $(if $(filter boot/%,$(KERNEL_TREE_$(1))),$(KERNEL_TREE_$(1)).stamp,\
 	$(call linux_unpacked,$(1:linux-%=%)))
@@ -34,16 +40,16 @@ ifneq ($(LINUX_SOURCE),)
 # kernel_rules TARGET CONFIG
 define kernel_rules
 boot/$(1)-$(2)/vmlinux: $(call kernel_tree_dep,$(2)) \
-		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
+		$(call kernel_fragments,$(1),$(2)) $(kernel_src)/build-kernel
 	+$(Q)bash $(kernel_src)/build-kernel $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) boot/$(1)-$(2) \
-		$(HZ) $(call kernel_fragments,$(1))
+		$(HZ) $(call kernel_fragments,$(1),$(2))
 	$(Q)touch $$@
 
 # The vDSO alone, in a directory of its own (a minute of both cores).
 boot/$(1)-$(2)-vdso/vdso.stamp: $(call kernel_tree_dep,$(2)) \
-		$(call kernel_fragments,$(1)) $(kernel_src)/build-kernel
+		$(call kernel_fragments,$(1),$(2)) $(kernel_src)/build-kernel
 	+$(Q)bash $(kernel_src)/build-kernel --vdso-only $(1) $(CROSS_$(1)) $(KERNEL_TREE_$(2)) \
-		boot/$(1)-$(2)-vdso $(HZ) $(call kernel_fragments,$(1))
+		boot/$(1)-$(2)-vdso $(HZ) $(call kernel_fragments,$(1),$(2))
 	$(Q)touch $$@
 endef
 $(foreach t,$(TARGETS),$(foreach c,$(KERNEL_CONFIGS),$(eval $(call kernel_rules,$(t),$(c)))))
@@ -60,12 +66,30 @@ GUEST_LINK_static = -static
 GUEST_LINK_dynamic = -Wl,--dynamic-linker=/sysroot$(GUEST_INTERP_$(1)) \
 	-Wl,-rpath,/sysroot/lib:/sysroot/lib64:/sysroot/usr/lib:/sysroot/usr/lib64
 
+# Linux 7.3's own vDSO selftests (their own vdso_call.h makes the calls
+# the powerpc way), where its source is here: those tests/boot/ksft.tests
+# runs, built static as their Makefile builds them, from its tree; the
+# kernel's uapi types vdso_test_correctness takes from the kernel's headers
+# come from the cross libc's.
+GUEST_KSFT_VERSION = 7.3
+GUEST_KSFT = $(if $(filter $(GUEST_KSFT_VERSION),$(LINUX_VERSIONS)),\
+	$(notdir $(filter /ksft/%,$(file <$(kernel_src)/ksft.tests))))
+guest_ksft_dir = $(call linux_tree,$(GUEST_KSFT_VERSION))/tools/testing/selftests
+GUEST_KSFT_CFLAGS_vdso_test_correctness = -include linux/types.h -include linux/posix_types.h
+
 # guest_rules TARGET
 define guest_rules
-boot/guest/init-$(1): $(guest_src)/init.c
+boot/guest/init-$(1) boot/guest/ksft-$(1): boot/guest/%-$(1): $(guest_src)/%.c
 	$(Q)$(MKDIR_P) $$(@D)
 	$$(quiet) CC "$$@"
 	$(Q)$(CROSS_$(1))gcc -std=gnu11 -O2 -Wall -Wextra $(DEPFLAGS) -static -o $$@ $$<
+
+boot/guest/ksft/$(1)/%: $(call linux_unpacked,$(GUEST_KSFT_VERSION))
+	$(Q)$(MKDIR_P) $$(@D)
+	$$(quiet) CC "$$@"
+	$(Q)$(CROSS_$(1))gcc -std=gnu99 -O2 -Wall -static -I$(guest_ksft_dir) \
+		$$(GUEST_KSFT_CFLAGS_$$*) -o $$@ $(guest_ksft_dir)/vDSO/parse_vdso.c \
+		$(guest_ksft_dir)/vDSO/$$*.c
 
 boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c sysroot/$(TRIPLET_$(1)).stamp
 	$(Q)$(MKDIR_P) $$(@D)
@@ -74,17 +98,22 @@ boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c sysroot/$(TRIPLET_$(1)
 		$$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
 
 # boot/initramfs-TARGET-KIND.cpio: /init
-# running tests/boot/KIND.tests, FILES as GUEST_PATH=HOST_FILE.
+# running tests/boot/KIND.tests, FILES as GUEST_PATH=HOST_FILE; check's
+# with the kselftests of ksft.tests where they are built.
 boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitramfs \
 		boot/guest/init-$(1) boot/guest/kernel-test-$(1)-static \
-		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1)
+		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1) \
+		$(if $(GUEST_KSFT),$(kernel_src)/ksft.tests boot/guest/ksft-$(1) \
+			$(GUEST_KSFT:%=boot/guest/ksft/$(1)/%))
 	$$(quiet) CPIO "$$@"
 	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
-		--tests=$(kernel_src)/check.tests --root=sysroot/$(TRIPLET_$(1)):/sysroot \
-		--root=/usr/$(TRIPLET_$(1)):/ \
+		--tests=$(kernel_src)/check.tests $(if $(GUEST_KSFT),--tests=$(kernel_src)/ksft.tests) \
+		--root=sysroot/$(TRIPLET_$(1)):/sysroot --root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/kernel-test-static=boot/guest/kernel-test-$(1)-static \
 		/bin/kernel-test-dynamic=boot/guest/kernel-test-$(1)-dynamic \
-		/bin/vdso-clock-test=tests/guest/vdso-clock-test-$(1)
+		/bin/vdso-clock-test=tests/guest/vdso-clock-test-$(1) \
+		$(if $(GUEST_KSFT),/bin/ksft=boot/guest/ksft-$(1) \
+			$(foreach p,$(GUEST_KSFT),/ksft/$(p)=boot/guest/ksft/$(1)/$(p)))
 
 boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitramfs \
 		boot/guest/init-$(1) benchtests/vdsotest-$(1)
@@ -99,7 +128,8 @@ DEPDIRS += boot/guest
 # The boot tests run for the targets whose qemu-system configure found,
 # each ppctime kernel a boot, named TARGET-CONFIG as its boot/ directory.
 BOOT_TARGETS = $(if $(LINUX_SOURCE),$(foreach t,$(TARGETS),$(if $(QEMU_SYSTEM_$(t)),$(t))))
-BOOTS = $(foreach t,$(BOOT_TARGETS),$(foreach c,$(PPCTIME_CONFIGS),$(t)-$(c)))
+BOOTS = $(foreach t,$(BOOT_TARGETS),$(foreach c,$(PPCTIME_CONFIGS),$(t)-$(c))) \
+	$(addsuffix -$(TIME64_CONFIG),$(filter ppc32,$(BOOT_TARGETS)))
 boot_target = $(firstword $(subst -, ,$(1)))
 boot_check_deps = $(foreach b,$(1),boot/$(b)/vmlinux boot/initramfs-$(call boot_target,$(b))-check.cpio)
 boot_tests = $(1:%=boot/kernel-boot-test-%.sh)
