@@ -17,12 +17,11 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* ppctime: glibc's version asks the 64-bit time_t vDSO entry, else the
-   clock_getres_time64 syscall, and tries the 32-bit vDSO entry only when
-   that syscall is missing.  With a vDSO that has the 32-bit entry but no
-   64-bit one (powerpc32 with Linux 5.11 to 6.x) every call then pays a
-   syscall.  This version takes the same order as clock_gettime.c: the
-   64-bit entry, else the 32-bit entry, else the syscalls.  */
+/* The same order as clock_gettime.c: the 64-bit time_t vDSO entry, else
+   the 32-bit one, else the system calls.  Were the clock_getres_time64
+   system call asked before the 32-bit entry, every call would be a system
+   call with a vDSO that has the 32-bit entry but no 64-bit one (powerpc32
+   with Linux 5.11 to 6.19).  */
 
 #include <sysdep.h>
 #include <errno.h>

@@ -17,16 +17,15 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-
-/* ppctime: glibc has no such file.  clock_gettime.S (powerpc32/ and
-   powerpc64/) calls whatever __clock_gettime_vdso holds with no NULL check,
-   and takes CR0[SO] set as "r3 is an errno", as for a system call: so the
-   pointer always holds something callable with that convention, the vDSO
-   entry or a fallback.  In libc.so an IFUNC resolver fills it as libc is
-   relocated (ld.so has bound the vDSO entries by then), so it is RELRO, like
-   the GLRO pointers it copies.  Static programs bind the vDSO only after
-   their IRELATIVE relocations are applied; there clock_gettime.S reads
-   GLRO itself and tests for NULL.  */
+/* clock_gettime.S (powerpc32/ and powerpc64/) calls whatever
+   __clock_gettime_vdso holds with no NULL check, and takes CR0[SO] set as
+   "r3 is an errno", as for a system call: so the pointer always holds
+   something callable with that convention, the vDSO entry or a fallback.
+   In libc.so an IFUNC resolver fills it as libc is relocated (ld.so has
+   bound the vDSO entries by then), so it is RELRO, like the GLRO pointers
+   it copies.  Static programs bind the vDSO only after their IRELATIVE
+   relocations are applied; there clock_gettime.S reads GLRO itself and
+   tests for NULL.  */
 
 #include <sysdep.h>
 #include <errno.h>

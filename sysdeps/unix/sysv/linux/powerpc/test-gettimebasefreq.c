@@ -17,12 +17,10 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* ppctime: glibc's test fails whenever the frequency is 0.  Without a
-   vDSO the only other source is the "timebase" line of /proc/cpuinfo,
-   which only a POWER kernel writes: under QEMU user mode on another host
-   (ppctime-run --no-vdso) nothing can know the frequency.  This version
-   reports that case as UNSUPPORTED, and still fails a 0 from a vDSO or
-   from a /proc/cpuinfo that has the line.  */
+/* A frequency of 0 fails when the vDSO or the "timebase" line of
+   /proc/cpuinfo gave it.  With neither (QEMU user mode on another host
+   without a vDSO: only a POWER kernel writes that line) nothing can know
+   the frequency, and the test is UNSUPPORTED.  */
 
 /* Test if __ppc_get_timebase_freq() works and is different from zero.  A read
    failure might indicate a Linux Kernel change.

@@ -17,13 +17,11 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-
-/* ppctime: replaces glibc's clock_gettime.c.  __clock_gettime64 calls
-   whatever __clock_gettime_vdso holds (clock_gettime-vdso.c:
-   __kernel_clock_gettime64, else the fallback below), found PC-relative
-   with no GOT pointer, so it needs neither a frame nor a NULL check; on
-   return CR0[SO] set means r3 is an errno, as for a system call
-   (PSEUDO_RET).  The vDSO builds its own frames and never writes at or
+/* __clock_gettime64 calls whatever __clock_gettime_vdso holds
+   (clock_gettime-vdso.c: __kernel_clock_gettime64, else the fallback
+   below), found PC-relative with no GOT pointer, so it needs neither a
+   frame nor a NULL check; on return CR0[SO] set means r3 is an errno, as
+   for a system call (PSEUDO_RET).  The vDSO builds its own frames and never writes at or
    above its caller's r1, so the return address waits in our caller's LR
    save word.  __clock_gettime (32-bit time_t) wraps it and gives EOVERFLOW
    past 2038.  */

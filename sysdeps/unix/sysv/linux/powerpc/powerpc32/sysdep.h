@@ -17,16 +17,13 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-/* ppctime: glibc has no such file; it comes before the generic
-   linux/powerpc/sysdep.h in the 32-bit sysdeps order and adds the 64-bit
-   time_t vDSO entries.  Stock 2.36 binds only __kernel_clock_gettime and
-   __kernel_clock_getres on powerpc32, so a 64-bit time_t program falls to
-   the clock_gettime64 syscall once tv_sec passes 2038, and clock_getres
-   asks the clock_getres_time64 syscall before any vDSO entry.  Linux exports
-   __kernel_clock_gettime64 since 5.11, later kernels also
-   __kernel_clock_getres_time64.  As on i386 and arm, the 64-bit entries
-   are used when the vDSO has them and the 32-bit ones only when it does
-   not (clock_gettime.c, clock_getres.c).  */
+/* This comes before the generic linux/powerpc/sysdep.h in the 32-bit
+   sysdeps order and adds the 64-bit time_t vDSO entries: Linux exports
+   __kernel_clock_gettime64 since 5.11 and __kernel_clock_getres_time64
+   since 7.0, and from 7.3 a kernel without COMPAT_32BIT_TIME exports only
+   these.  As on i386 and arm, the 64-bit entries are used when the vDSO
+   has them and the 32-bit ones only when it does not (clock_gettime.c,
+   clock_getres.c).  */
 
 #ifndef _LINUX_POWERPC32_SYSDEP_H
 #define _LINUX_POWERPC32_SYSDEP_H 1

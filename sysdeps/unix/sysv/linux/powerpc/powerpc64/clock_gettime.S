@@ -17,16 +17,14 @@
    License along with the GNU C Library; if not, see
    <https://www.gnu.org/licenses/>.  */
 
-
-/* ppctime: replaces glibc's clock_gettime.c, which loads the vDSO entry
-   through the GOT from ld.so's GLRO, tests it for NULL, tests CR0[SO] with
-   mfcr and then sign-extends the result: 21 instructions around the vDSO
-   call on ELFv2.  Here: one TOC-relative load of __clock_gettime_vdso,
-   which always holds something callable (clock_gettime-vdso.c), and the
-   system-call convention on return (CR0[SO] set: r3 is an errno), as in
-   PSEUDO_RET.  The vDSO builds its own frame (callers may have none), so
-   the return address waits in our caller's LR save slot and we need no
-   frame of our own.  */
+/* One TOC-relative load of __clock_gettime_vdso, which always holds
+   something callable (clock_gettime-vdso.c), and the system-call
+   convention on return (CR0[SO] set: r3 is an errno), as in PSEUDO_RET;
+   the generic clock_gettime.c loads the vDSO entry through the GOT from
+   GLRO, tests it for NULL, tests CR0[SO] with mfcr and then sign-extends
+   the result: 21 instructions around the vDSO call on ELFv2.  The vDSO
+   builds its own frame (callers may have none), so the return address
+   waits in our caller's LR save slot and we need no frame of our own.  */
 
 #include <sysdep.h>
 #include <shlib-compat.h>
