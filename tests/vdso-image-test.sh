@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # ppctime-run's image checks (elf/vdso_image) through
 # tests/vdso-image-probe, for each configured target: the built images of
-# both data layouts, the benchmarks' variants and Linux 6.1's own (when
-# built) are accepted with the layout and page size they were built for;
+# both data layouts, the benchmarks' variants and Linux's own of 6.1 and
+# of the newest version with a series (when built) are accepted with the
+# layout and page size they were built for;
 # copies of the built image corrupted one way each, which today's checks
 # let through to crash or mislead the guest, are refused with the reason;
 # the layout notes are read as ppctime-run reads them (a layout it does not
@@ -113,12 +114,32 @@ verdef_counts="30000 262144"
 # seeds NAME: the benchmarks' variants of image NAME.so.
 seeds() { ls "$top_builddir"/benchtests/seeds/*/"$1.so" 2>/dev/null || :; }
 
+# The stock versions make linux-vdso builds Linux's own images of: 6.1
+# and the newest with a series (STOCK_VERSIONS, tests/boot/Rules.mk).
+newest=$(for f in "$srcdir"/patches/linux-*/series.json; do
+	f=${f%/series.json}
+	echo "${f##*/linux-}"
+done | sort -V | tail -n 1)
+
 # The images built, each IMAGE LAYOUT PAGES: ppctime's of each layout and
-# Linux 6.1's own.
+# Linux's own of each stock version, 6.1's layout or, from 6.17 on, the
+# datastore's.
 images() {
 	echo "vdso-kernel/$1 6.1 2"
 	echo "vdso-kernel/$1-datastore datastore 4"
-	echo "linux-vdso/$1 6.1 2"
+	echo "linux-vdso/6.1/$1 6.1 2"
+	[ "$newest" = 6.1 ] || echo "linux-vdso/$newest/$1 datastore 4"
+}
+
+# Why Linux's own image $1 (linux-vdso/VERSION/IMAGE) is not there.
+not_built() {
+	v=${1#linux-vdso/}
+	v=${v%%/*}
+	if [ -f "$top_builddir/linux-source/$v/why" ]; then
+		echo "Linux $v's source could not be had: $(tail -n 1 "$top_builddir/linux-source/$v/why")"
+	else
+		echo "not built (make linux-fetch linux-vdso builds Linux $v's)"
+	fi
 }
 
 # Per target: each image built (three cases) or its SKIP, the seeds, the
@@ -148,7 +169,7 @@ for t in $TARGETS; do
 
 	while read -r f layout pages; do
 		if [ ! -f "$top_builddir/$f.so" ]; then
-			skip "$t $f.so" "not built (make linux-vdso builds Linux 6.1's)"
+			skip "$t $f.so" "$(not_built "$f")"
 			continue
 		fi
 		expect_accepted "$t $f.so" "$t" "$top_builddir/$f.so" "$page" "$layout"

@@ -5,12 +5,20 @@ call, the timings' speedups, the seeds' designs."""
 import os
 
 from . import die
-from .records import LINUX
+from .records import label, linux_configs
 from .stats import is_control, number
 from .tables import SEED_CALLS, call_name, seed_rows, timing_rows
 
-COLOURS = {"ppctime": "#1f77b4", LINUX: "#ff7f0e"}
-LABELS = {"ppctime": "ppctime", LINUX: "Linux 6.1"}
+# ppctime's colour, then Linux's images', the anchor's first.
+PPCTIME_COLOUR = "#1f77b4"
+LINUX_COLOURS = ["#ff7f0e", "#2ca02c", "#7f7f7f"]
+
+
+def config_colour(config, configs):
+    """CONFIG's colour among CONFIGS: ppctime's, or by its Linux's rank."""
+    if config == "ppctime":
+        return PPCTIME_COLOUR
+    return LINUX_COLOURS[linux_configs(configs).index(config) % len(LINUX_COLOURS)]
 
 
 def pyplot():
@@ -61,25 +69,25 @@ def bars(ax, labels, series, value_format=number, xlabel=None):
 
 def chart_insns(res, out):
     """The headline: instructions inside the vDSO per entry, ppctime
-    against Linux 6.1, each target."""
+    against Linux's newest image, the anchor, and its others, each target."""
     plt = pyplot()
     targets = [t for t in res.targets if res.calls("insns", t)]
     if not targets:
         return None
     fig, axes = plt.subplots(1, len(targets), figsize=(max(8, 5.5 * len(targets)), 5.5),
                              squeeze=False)
+    linux = linux_configs(c for t in targets for c in res.configs("insns", t))
     for ax, t in zip(axes[0], targets):
         calls = [(e, c) for e, c in res.calls("insns", t) if e.startswith("__kernel_")]
-        series = [(LABELS["ppctime"], COLOURS["ppctime"],
-                   [getattr(res.insns(t, "ppctime", e, c), "median", None) for e, c in calls],
-                   None)]
-        if LINUX in res.configs("insns", t):
-            series.append((LABELS[LINUX], COLOURS[LINUX],
-                           [getattr(res.insns(t, LINUX, e, c), "median", None) for e, c in calls], None))
+        series = [(label(config), config_colour(config, linux),
+                   [getattr(res.insns(t, config, e, c), "median", None) for e, c in calls], None)
+                  for config in ["ppctime"] + res.linux("insns", t)]
         bars(ax, [call_name(e.replace("__kernel_", ""), c) for e, c in calls], series,
              xlabel="instructions inside the vDSO per call")
         ax.set_title(f"{t}", fontsize=10)
-    fig.suptitle("Instructions inside the vDSO per call, ppctime against Linux 6.1\n"
+    against = f", ppctime against {label(linux[0])}" if linux else ""
+    beside = "".join(f", {label(c)} beside" for c in linux[1:])
+    fig.suptitle(f"Instructions inside the vDSO per call{against}{beside}\n"
                  "(exact counts from QEMU's exec trace; fewer is better)", fontsize=11)
     return save_chart(fig, out, "insns")
 
@@ -97,7 +105,8 @@ def chart_speedup(res, out, t):
     series = []
     for i, c in enumerate(vdso_configs):
         cmps = [r[5][i][2] for r in rows]
-        series.append((f"{LABELS[c]} vDSO", COLOURS[c], [x.ratio if x else None for x in cmps],
+        series.append((f"{label(c)} vDSO", config_colour(c, vdso_configs),
+                       [x.ratio if x else None for x in cmps],
                        [(x.low, x.high) if x else None for x in cmps]))
     fig, ax = plt.subplots(figsize=(9, 0.45 * len(labels) + 1.5))
     bars(ax, labels, series, value_format=lambda v: f"{v:.2f}x",
@@ -117,11 +126,11 @@ def chart_seeds(res, out, t):
     rows = seed_rows(res, t)
     if len(rows) < 2:
         return None
-    palette = ["#d62728", "#2ca02c", "#9467bd", "#8c564b", COLOURS["ppctime"]]
+    palette = ["#d62728", "#2ca02c", "#9467bd", "#8c564b", PPCTIME_COLOUR]
     labels = [call_name(e, c) for e, c in SEED_CALLS]
-    series = [(label, palette[-1] if config == "ppctime" else palette[i % 4],
+    series = [(design, palette[-1] if config == "ppctime" else palette[i % 4],
                [getattr(f, "median", None) for f in counts], None)
-              for i, (config, label, counts) in enumerate(rows)]
+              for i, (config, design, counts) in enumerate(rows)]
     fig, ax = plt.subplots(figsize=(9, 1.2 * len(labels) + 0.4 * len(rows) + 1))
     bars(ax, labels, series, xlabel="instructions inside the vDSO per call")
     ax.legend(fontsize=7, loc="upper center", bbox_to_anchor=(0.5, -0.25), ncol=1)

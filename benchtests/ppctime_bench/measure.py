@@ -11,7 +11,7 @@ import subprocess
 import time
 
 from . import die, progress, trees
-from .records import LINUX, SYSROOT_GLIBC, record
+from .records import SYSROOT_GLIBC, linux_config, record
 
 
 class Progress:
@@ -61,13 +61,19 @@ def seed_variants(description):
     return found
 
 
+def linux_runs(description):
+    """Linux's own images of the target, the newest first: (config,
+    ppctime-run's options mapping it)."""
+    return [(linux_config(version), [f"--vdso={image}",
+                                     f"--page-size={description['page_size_configured']}"])
+            for version, image in trees.TREE.linux_images(description)]
+
+
 def measure_insns(target, description, out):
     """Exact instructions per call from QEMU's exec trace (insn-count)."""
     harness = trees.TREE.program("vdso-insns", target)
-    runs = [("ppctime", harness, [])]
-    image = trees.TREE.linux_image(description)
-    if image:
-        runs.append((LINUX, harness, [f"--vdso={image}", f"--page-size={description['page_size_configured']}"]))
+    runs = [("ppctime", harness, [])] + [(config, harness, options)
+                                         for config, options in linux_runs(description)]
     sysroot = trees.TREE.sysroot(description)
     if sysroot and os.path.exists(f"{harness}-glibc"):
         runs.append((SYSROOT_GLIBC, f"{harness}-glibc", [f"--sysroot={sysroot}"]))
@@ -151,11 +157,7 @@ def measure_timings(target, description, out):
     reps = bench_reps("BENCH_REPS", 5, 5)
     long_seconds = 5 * duration
     tb_calls = max(1000, int(duration * 1e8))
-    configs = [("ppctime", [])]
-    image = trees.TREE.linux_image(description)
-    if image:
-        configs.append((LINUX, [f"--vdso={image}", f"--page-size={description['page_size_configured']}"]))
-    configs.append(("no-vdso", ["--no-vdso"]))
+    configs = [("ppctime", [])] + linux_runs(description) + [("no-vdso", ["--no-vdso"])]
     programs = [("vdsotest", [str(duration)]), ("tb", [str(tb_calls)]),
                 ("null_syscall", [str(long_seconds)]), ("context_switch", [str(long_seconds)])]
     for program, _ in programs:

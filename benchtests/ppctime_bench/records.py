@@ -6,13 +6,37 @@ benchtests/record.schema.json when read."""
 import glob
 import json
 import os
+import re
 
 from . import die, trees
 
 # The configurations named in the records and the report: Linux's own
-# vDSO image, and the sysroot's glibc built with sysdeps/.
-LINUX = "linux-6.1"
+# vDSO images, linux-VERSION (linux_config), and the sysroot's glibc
+# built with sysdeps/.
 SYSROOT_GLIBC = "ppctime+sysroot-glibc"
+
+
+def linux_config(version):
+    return f"linux-{version}"
+
+
+def linux_version(config):
+    """The version of a Linux image's config, or None for another config."""
+    m = re.fullmatch(linux_config(f"({trees.VERSION})"), config)
+    return m.group(1) if m else None
+
+
+def linux_configs(configs):
+    """Linux's own images among CONFIGS, the newest first: the first is
+    the anchor, what ppctime's ratios are against."""
+    versions = set(filter(None, map(linux_version, configs)))
+    return [linux_config(v) for v in sorted(versions, key=trees.version_key, reverse=True)]
+
+
+def label(config):
+    """A configuration as the report names it: linux-7.3 is Linux 7.3."""
+    version = linux_version(config)
+    return f"Linux {version}" if version else config
 
 
 def qemu_config(who, version, served=None):

@@ -6,11 +6,11 @@ and the charts."""
 import json
 import os
 
-from . import die
+from . import die, trees
 from .charts import chart_insns, chart_seeds, chart_speedup
 from .machine import machine_lines, read_machine
 from .qemu import read_notes
-from .records import read_records, validator
+from .records import label, linux_configs, linux_version, read_records, validator
 from .tables import (SERVED, Results, keeper_cpu_bound, seed_rows, summary_rows, table_generic,
                      table_glibc, table_insns, table_qemu_clock, table_qemu_startup, table_seeds,
                      table_summary, table_timings)
@@ -57,6 +57,22 @@ def qemu_lines(res, t, notes):
     return md + [f"All of it took {notes['seconds']:.0f} s.", ""]
 
 
+def linux_lines(res):
+    """Which of Linux's own images the figures set ppctime beside: the
+    anchor, the newest, which ratios are against, then the others; and
+    why a newer version's are missing."""
+    linux = linux_configs(k[4] for k in res.figures if k[0] == "insns")
+    newest = trees.version_key(linux_version(linux[0])) if linux else []
+    md = [f"Linux {version}'s own vDSO images: not built, its source could not be had:\n"
+          f"{why.rstrip('.')}."
+          for version, why in trees.TREE.linux_missing() if trees.version_key(version) > newest]
+    if not linux:
+        return md + ["No Linux image measured (a build tree's `make linux-vdso` builds them).", ""]
+    return md + ["Linux's own vDSO images, built with the kernel's own Makefiles: ratios are",
+                 f"ppctime's over {label(linux[0])}'s, the anchor"
+                 + "".join(f"; {label(c)}'s beside" for c in linux[1:]) + ".", ""]
+
+
 def command_render(args):
     res = Results(read_records(os.path.join(args.out, "records")))
     machine = read_machine(args.out)
@@ -68,7 +84,7 @@ def command_render(args):
            "overlap.  Speedups: how many times faster than the reference",
            "(`syscall`: syscall(2) called directly; `no-vdso`: the C library",
            "with no vDSO).  `~`: the count varies between calls (the smallest).",
-           "", "Machine:", ""] + machine_lines(machine) + [""]
+           "", "Machine:", ""] + machine_lines(machine) + [""] + linux_lines(res)
     headline = chart_insns(res, args.out)
     if headline:
         md += [f"![instructions per call]({headline[0]}) ([SVG]({headline[1]}))", ""]
@@ -77,23 +93,26 @@ def command_render(args):
         md += [f"## {t}", ""]
         if res.calls("insns", t):
             rows = summary_rows(res, t)
-            summary = {"target": t, "machine": machine, "rows": rows}
+            linux = res.linux("insns", t)
+            summary = {"target": t, "machine": machine, "anchor": linux[0] if linux else None,
+                       "rows": rows}
             problems = [e.message for e in check.iter_errors(summary)]
             if problems:
                 die(f"summary-{t}.json does not match benchtests/summary.schema.json: {problems[0]}")
             with open(os.path.join(args.out, f"summary-{t}.json"), "w") as f:
                 json.dump(summary, f, indent=1)
                 f.write("\n")
-            summaries[t] = rows
+            summaries[t] = rows, linux
             md += [f"### Summary ([summary-{t}.json](summary-{t}.json))", "",
                    "Per C library call: the vDSO entry it reaches, called directly, against",
                    "syscall(2), ns per call (medians); instructions inside that entry; what",
                    "glibc adds around it (sysroot's glibc / Debian's; `-`: it made the",
-                   "system call).", "", table_summary(rows),
+                   "system call).", "", table_summary(rows, linux),
                    "### Instructions per call", "",
                    "Inside the vDSO, and from the C library's entry to return: Debian's",
                    "glibc (+libc) and the sysroot's built with sysdeps/ (+glibc"
-                   + (", 64-bit time_t" if t == "ppc32" else "") + "); ratio: ppctime over Linux.",
+                   + (", 64-bit time_t" if t == "ppc32" else "") + "); ratio: ppctime over "
+                   + (f"{label(linux[0])}." if linux else "Linux."),
                    "", table_insns(res, t)]
         # The seeds' variants: measured in a build tree only.
         if res.calls("insns", t) and len(seed_rows(res, t)) > 1:
@@ -124,6 +143,6 @@ def command_render(args):
                 md += keeper_cpu_bound(res, t)
     with open(os.path.join(args.out, "report.md"), "w") as f:
         f.write("\n".join(md))
-    for t, rows in summaries.items():
-        print(f"{t}: summary\n{table_summary(rows)}")
+    for t, (rows, linux) in summaries.items():
+        print(f"{t}: summary\n{table_summary(rows, linux)}")
     print(f"report: {os.path.join(args.out, 'report.md')}")

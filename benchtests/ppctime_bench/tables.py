@@ -4,7 +4,7 @@ and the rows the charts and the summary JSON share with them."""
 
 import re
 
-from .records import LINUX, SYSROOT_GLIBC, parse_qemu_config, qemu_config
+from .records import SYSROOT_GLIBC, label, linux_configs, parse_qemu_config, qemu_config
 from .stats import aggregate, compare, is_control, number
 from .trees import seed_design, seed_names
 
@@ -48,6 +48,10 @@ class Results:
     def configs(self, suite, target):
         return list(dict.fromkeys(k[4] for k in self.figures if k[0] == suite and k[1] == target))
 
+    def linux(self, suite, target):
+        """Linux's own images SUITE measured on TARGET, the anchor first."""
+        return linux_configs(self.configs(suite, target))
+
     def insns(self, target, config, entry, clock, metric="insns_vdso"):
         return self.get("insns", target, entry, clock, config, metric)
 
@@ -75,20 +79,34 @@ def insns_cell(figure):
     return ("" if figure.exact else "~") + number(figure.median)
 
 
+def insns_ratio(ours, anchor):
+    """ppctime's count over the anchor's, or None."""
+    return ours.median / anchor.median if ours and anchor and anchor.median else None
+
+
+def libc_cell(res, t, config, entry, clock):
+    """CONFIG's count from the C library's entry to return; '-' for a vDSO
+    entry, which the harness calls directly."""
+    if entry.startswith("__kernel_"):
+        return "-"
+    return insns_cell(res.insns(t, config, entry, clock, "insns_libc"))
+
+
 def table_insns(res, t):
+    """Each call's counts: ppctime's inside the vDSO and with each C
+    library, each Linux image's, and ppctime's ratio to the anchor's."""
+    linux = res.linux("insns", t)
     rows = []
     for entry, clock in res.calls("insns", t):
         p = res.insns(t, "ppctime", entry, clock)
-        lx = res.insns(t, LINUX, entry, clock)
-        direct = entry.startswith("__kernel_")
-        ratio = f"{p.median / lx.median:.2f}" if p and lx and lx.median else "-"
-        rows.append([entry, clock or "-", insns_cell(p),
-                     "-" if direct else insns_cell(res.insns(t, "ppctime", entry, clock, "insns_libc")),
-                     "-" if direct else insns_cell(res.insns(t, SYSROOT_GLIBC, entry, clock, "insns_libc")),
-                     insns_cell(lx),
-                     "-" if direct else insns_cell(res.insns(t, LINUX, entry, clock, "insns_libc")),
-                     ratio])
-    return md_table(["entry", "clock", "ppctime", "+libc", "+glibc", "Linux 6.1", "+libc", "ratio"], rows)
+        ratio = insns_ratio(p, res.insns(t, linux[0], entry, clock) if linux else None)
+        rows.append([entry, clock or "-", insns_cell(p), libc_cell(res, t, "ppctime", entry, clock),
+                     libc_cell(res, t, SYSROOT_GLIBC, entry, clock)]
+                    + [cell for c in linux for cell in (insns_cell(res.insns(t, c, entry, clock)),
+                                                        libc_cell(res, t, c, entry, clock))]
+                    + [f"{ratio:.2f}" if ratio else "-"])
+    return md_table(["entry", "clock", "ppctime", "+libc", "+glibc"]
+                    + [h for c in linux for h in (label(c), "+libc")] + ["ratio"], rows)
 
 
 # The calls the seeds' table shows, by the C library's names.
@@ -101,23 +119,25 @@ def seed_rows(res, t):
     configs = [c for c in seed_names() if c in measured]
     rows = []
     for config in configs + ["ppctime"]:
-        label = (seed_design(config) if config != "ppctime"
-                 else "ppctime: inline data page (003), 32-bit pieces (001)")
-        rows.append((config, label, [res.insns(t, config, res.vdso_entry(t, e, c), c)
-                                     for e, c in SEED_CALLS]))
+        design = (seed_design(config) if config != "ppctime"
+                  else "ppctime: inline data page (003), 32-bit pieces (001)")
+        rows.append((config, design, [res.insns(t, config, res.vdso_entry(t, e, c), c)
+                                      for e, c in SEED_CALLS]))
     return rows
 
 
 def table_seeds(res, t):
     return md_table(["design", "gettime MONO", "gettimeofday", "time"],
-                    [[label] + [insns_cell(f) for f in counts] for _, label, counts in seed_rows(res, t)])
+                    [[design] + [insns_cell(f) for f in counts]
+                     for _, design, counts in seed_rows(res, t)])
 
 
 def timing_rows(res, t):
     """Each timed call: (name, metric, reference config, its figure, and
     per vDSO configuration the figure and its comparison)."""
     rows = []
-    vdso_configs = [c for c in ("ppctime", LINUX) if c in res.configs("timings", t)]
+    measured = res.configs("timings", t)
+    vdso_configs = [c for c in ["ppctime"] + res.linux("timings", t) if c in measured]
     for metric, reference in (("ns_per_call", "syscall"), ("ns_per_call_libc", "no-vdso"),
                               ("ticks_per_call_libc", "no-vdso"), ("switches_per_s", "no-vdso")):
         for entry, clock in res.calls("timings", t, metric):
@@ -138,16 +158,17 @@ def table_timings(res, t):
     vdso_configs, rows = timing_rows(res, t)
     header = ["call", "via", "reference"]
     for c in vdso_configs:
-        header += [c, "speedup"]
-    if len(vdso_configs) == 2:
-        header.append("ppctime vs Linux")
+        header += [label(c), "speedup"]
+    # ppctime against the anchor, Linux's newest
+    if len(vdso_configs) > 1:
+        header.append(f"ppctime vs {label(vdso_configs[1])}")
     lines = []
     for entry, clock, metric, reference, base, per_config in rows:
         name = call_name(entry, clock) + (" (control)" if is_control(entry, clock) else "")
         line = [name, VIA[metric], f"{reference} {base.cell()}" if base else "-"]
         for _, f, cmp in per_config:
             line += [f.cell() if f else "-", cmp.cell() if cmp else "-"]
-        if len(per_config) == 2:
+        if len(per_config) > 1:
             cmp = compare(per_config[0][1], per_config[1][1], metric)
             line.append(cmp.cell() if cmp else "-")
         lines.append(line)
@@ -168,28 +189,32 @@ def table_glibc(res, t):
 
 def summary_rows(res, t):
     """Per C library call: the vDSO entry against the system call, ppctime
-    and Linux 6.1, and the instructions in and around the vDSO."""
+    and each Linux image, and the instructions in and around the vDSO,
+    ppctime's ratio to the anchor's."""
+    linux = res.linux("insns", t)
     rows = []
     for entry, clock in res.calls("insns", t):
         if entry.startswith("__kernel_"):
             continue
         vdso = res.vdso_entry(t, entry, clock)
-        p = res.insns(t, "ppctime", vdso, clock) if vdso else None
-        lx = res.insns(t, LINUX, vdso, clock) if vdso else None
-        ns = {c: res.get("timings", t, entry, clock, c, "ns_per_call") for c in ("syscall", "ppctime", LINUX)}
-        speedup = {c: compare(ns[c], ns["syscall"], "ns_per_call") for c in ("ppctime", LINUX)}
+        insns = {c: res.insns(t, c, vdso, clock) if vdso else None for c in ["ppctime"] + linux}
+        ns = {c: res.get("timings", t, entry, clock, c, "ns_per_call")
+              for c in ["syscall", "ppctime"] + linux}
+        speedup = {c: compare(ns[c], ns["syscall"], "ns_per_call") for c in ["ppctime"] + linux}
         rows.append({
             "entry": entry, "clock": clock, "vdso_entry": vdso, "control": is_control(entry, clock),
             "ns_per_call": {c: f.as_json() if f else None for c, f in ns.items()},
             "speedup": {c: s.as_json() if s else None for c, s in speedup.items()},
-            "vdso_insns": {"ppctime": p.median if p else None, LINUX: lx.median if lx else None,
-                           "ratio": p.median / lx.median if p and lx and lx.median else None},
+            "vdso_insns": {**{c: f.median if f else None for c, f in insns.items()},
+                           "ratio": insns_ratio(insns["ppctime"],
+                                                insns[linux[0]] if linux else None)},
             "libc_adds_insns": {"sysroot_glibc": res.libc_adds(t, SYSROOT_GLIBC, entry, clock),
                                 "debian_glibc": res.libc_adds(t, "ppctime", entry, clock)}})
     return rows
 
 
-def table_summary(rows):
+def table_summary(rows, linux):
+    """summary_rows' table; LINUX: the Linux images' configs, anchor first."""
     def ns(row, c):
         f = row["ns_per_call"][c]
         return number(f["median"]) if f else "-"
@@ -202,12 +227,15 @@ def table_summary(rows):
         i = r["vdso_insns"]
         a = r["libc_adds_insns"]
         lines.append([call_name(r["entry"], r["clock"]) + (" (control)" if r["control"] else ""),
-                      ns(r, "syscall"), ns(r, "ppctime"), speed(r, "ppctime"), ns(r, LINUX), speed(r, LINUX),
-                      number(i["ppctime"]), number(i[LINUX]),
-                      f"{i['ratio']:.2f}" if i["ratio"] else "-",
-                      f"{number(a['sysroot_glibc'])} / {number(a['debian_glibc'])}"])
-    return md_table(["call", "syscall ns", "ppctime ns", "speedup", "Linux ns", "speedup",
-                     "insns", "Linux insns", "ratio", "glibc adds"], lines)
+                      ns(r, "syscall"), ns(r, "ppctime"), speed(r, "ppctime")]
+                     + [cell for c in linux for cell in (ns(r, c), speed(r, c))]
+                     + [number(i["ppctime"])] + [number(i[c]) for c in linux]
+                     + [f"{i['ratio']:.2f}" if i["ratio"] else "-",
+                        f"{number(a['sysroot_glibc'])} / {number(a['debian_glibc'])}"])
+    return md_table(["call", "syscall ns", "ppctime ns", "speedup"]
+                    + [h for c in linux for h in (f"{label(c)} ns", "speedup")]
+                    + ["insns"] + [f"{label(c)} insns" for c in linux]
+                    + ["ratio", "glibc adds"], lines)
 
 
 # What the shared daemon (keeper and watchdog) may cost while programs

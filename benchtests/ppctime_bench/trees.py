@@ -78,9 +78,24 @@ class BuildTree:
             why = "not fetched (make qemu10-fetch)"
         return None, why
 
-    def linux_image(self, description):
-        path = f"linux-vdso/{description['image']}.so"
-        return path if os.path.exists(path) else None
+    def linux_images(self, description):
+        """Linux's own images of the target (make linux-vdso), one per
+        version: [(version, path)], the newest first."""
+        found = [(os.path.basename(os.path.dirname(path)), path)
+                 for path in glob.glob(f"linux-vdso/*/{description['image']}.so")]
+        return sorted([(v, path) for v, path in found if re.fullmatch(VERSION, v)],
+                      key=lambda f: version_key(f[0]), reverse=True)
+
+    def linux_missing(self):
+        """The Linux versions whose source could not be had, and why: the
+        last line of linux-source/VERSION/why (patches/linux-sources.mk)."""
+        missing = []
+        for path in glob.glob("linux-source/*/why"):
+            with open(path) as f:
+                lines = f.read().strip().splitlines()
+            missing.append((os.path.basename(os.path.dirname(path)),
+                            lines[-1] if lines else "unknown"))
+        return sorted(missing, key=lambda m: version_key(m[0]))
 
     def sysroot(self, description):
         path = f"sysroot/{description['triplet']}"
@@ -130,11 +145,23 @@ class InstalledTree(BuildTree):
     def qemu10_dir(self):
         return None, "QEMU 10 is fetched into a build tree (make bench there)"
 
-    def linux_image(self, description):
-        return None
+    def linux_images(self, description):
+        return []
+
+    def linux_missing(self):
+        return []
 
     def sysroot(self, description):
         return None
+
+
+# A Linux version, as linux-vdso/VERSION/ and the records' linux-VERSION
+# name it, and its order.
+VERSION = r"[0-9]+(?:\.[0-9]+)+"
+
+
+def version_key(version):
+    return [int(n) for n in version.split(".")]
 
 
 # The tree this run measures and reads (choose_tree).
