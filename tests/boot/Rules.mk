@@ -91,30 +91,6 @@ boot/guest/ksft/$(1)/%: $(call linux_unpacked,$(GUEST_KSFT_VERSION))
 		$$(GUEST_KSFT_CFLAGS_$$*) -o $$@ $(guest_ksft_dir)/vDSO/parse_vdso.c \
 		$(guest_ksft_dir)/vDSO/$$*.c
 
-boot/guest/kernel-test-$(1)-%: $(guest_src)/kernel-test.c sysroot/$(TRIPLET_$(1)).stamp
-	$(Q)$(MKDIR_P) $$(@D)
-	$$(quiet) CC "$$@"
-	$(Q)sysroot/$(TRIPLET_$(1))-gcc -std=gnu11 -O2 -Wall -Wextra $(DEPFLAGS) $(TIME64_CFLAGS_$(1)) \
-		$$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
-
-# boot/initramfs-TARGET-KIND.cpio: /init
-# running tests/boot/KIND.tests, FILES as GUEST_PATH=HOST_FILE; check's
-# with the kselftests of ksft.tests where they are built.
-boot/initramfs-$(1)-check.cpio: $(kernel_src)/check.tests $(kernel_src)/mkinitramfs \
-		boot/guest/init-$(1) boot/guest/kernel-test-$(1)-static \
-		boot/guest/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1) \
-		$(if $(GUEST_KSFT),$(kernel_src)/ksft.tests boot/guest/ksft-$(1) \
-			$(GUEST_KSFT:%=boot/guest/ksft/$(1)/%))
-	$$(quiet) CPIO "$$@"
-	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
-		--tests=$(kernel_src)/check.tests $(if $(GUEST_KSFT),--tests=$(kernel_src)/ksft.tests) \
-		--root=sysroot/$(TRIPLET_$(1)):/sysroot --root=/usr/$(TRIPLET_$(1)):/ \
-		/bin/kernel-test-static=boot/guest/kernel-test-$(1)-static \
-		/bin/kernel-test-dynamic=boot/guest/kernel-test-$(1)-dynamic \
-		/bin/vdso-clock-test=tests/guest/vdso-clock-test-$(1) \
-		$(if $(GUEST_KSFT),/bin/ksft=boot/guest/ksft-$(1) \
-			$(foreach p,$(GUEST_KSFT),/ksft/$(p)=boot/guest/ksft/$(1)/$(p)))
-
 boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitramfs \
 		boot/guest/init-$(1) benchtests/vdsotest-$(1)
 	$$(quiet) CPIO "$$@"
@@ -125,13 +101,54 @@ endef
 $(foreach t,$(TARGETS),$(eval $(call guest_rules,$(t))))
 DEPDIRS += boot/guest
 
+# The check initramfs, boot/initramfs-TARGET-check.cpio, with kernel-test
+# built against the configured glibc's sysroot; or against glibc VERSION's
+# (tests/boot/glibc.mk), boot/initramfs-TARGET-check-glibc-VERSION.cpio.
+# check_sysroot TARGET VERSION, check_guest_dir VERSION,
+# check_initramfs TARGET VERSION (VERSION empty: the configured glibc).
+check_sysroot = sysroot$(if $(2),-$(2))/$(TRIPLET_$(1))
+check_guest_dir = boot/guest$(if $(1),/glibc-$(1))
+check_initramfs = boot/initramfs-$(1)-check$(if $(2),-glibc-$(2)).cpio
+
+# check_rules TARGET VERSION: /init running check.tests, then the
+# kselftests of ksft.tests where they are built, FILES as
+# GUEST_PATH=HOST_FILE.
+define check_rules
+$(call check_guest_dir,$(2))/kernel-test-$(1)-%: $(guest_src)/kernel-test.c \
+		$(call check_sysroot,$(1),$(2)).stamp
+	$(Q)$(MKDIR_P) $$(@D)
+	$$(quiet) CC "$$@"
+	$(Q)$(call check_sysroot,$(1),$(2))-gcc -std=gnu11 -O2 -Wall -Wextra $(DEPFLAGS) \
+		$(TIME64_CFLAGS_$(1)) $$(call GUEST_LINK_$$*,$(1)) -o $$@ $$<
+
+$(call check_initramfs,$(1),$(2)): $(kernel_src)/check.tests $(kernel_src)/mkinitramfs \
+		boot/guest/init-$(1) $(call check_guest_dir,$(2))/kernel-test-$(1)-static \
+		$(call check_guest_dir,$(2))/kernel-test-$(1)-dynamic tests/guest/vdso-clock-test-$(1) \
+		$(if $(GUEST_KSFT),$(kernel_src)/ksft.tests boot/guest/ksft-$(1) \
+			$(GUEST_KSFT:%=boot/guest/ksft/$(1)/%))
+	$$(quiet) CPIO "$$@"
+	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
+		--tests=$(kernel_src)/check.tests $(if $(GUEST_KSFT),--tests=$(kernel_src)/ksft.tests) \
+		--root=$(call check_sysroot,$(1),$(2)):/sysroot --root=/usr/$(TRIPLET_$(1)):/ \
+		/bin/kernel-test-static=$(call check_guest_dir,$(2))/kernel-test-$(1)-static \
+		/bin/kernel-test-dynamic=$(call check_guest_dir,$(2))/kernel-test-$(1)-dynamic \
+		/bin/vdso-clock-test=tests/guest/vdso-clock-test-$(1) \
+		$(if $(GUEST_KSFT),/bin/ksft=boot/guest/ksft-$(1) \
+			$(foreach p,$(GUEST_KSFT),/ksft/$(p)=boot/guest/ksft/$(1)/$(p)))
+endef
+$(foreach t,$(TARGETS),$(eval $(call check_rules,$(t),)))
+
 # The boot tests run for the targets whose qemu-system configure found,
 # each ppctime kernel a boot, named TARGET-CONFIG as its boot/ directory.
 BOOT_TARGETS = $(if $(LINUX_SOURCE),$(foreach t,$(TARGETS),$(if $(QEMU_SYSTEM_$(t)),$(t))))
 BOOTS = $(foreach t,$(BOOT_TARGETS),$(foreach c,$(PPCTIME_CONFIGS),$(t)-$(c))) \
 	$(addsuffix -$(TIME64_CONFIG),$(filter ppc32,$(BOOT_TARGETS)))
 boot_target = $(firstword $(subst -, ,$(1)))
-boot_check_deps = $(foreach b,$(1),boot/$(b)/vmlinux boot/initramfs-$(call boot_target,$(b))-check.cpio)
+# A boot with another glibc's sysroot is named TARGET-CONFIG-glibc-VERSION.
+boot_kernel = $(firstword $(subst -glibc-, ,$(1)))
+boot_glibc = $(word 2,$(subst -glibc-, ,$(1)))
+boot_check_deps = $(foreach b,$(1),boot/$(call boot_kernel,$(b))/vmlinux \
+	$(call check_initramfs,$(call boot_target,$(b)),$(call boot_glibc,$(b))))
 boot_tests = $(1:%=boot/kernel-boot-test-%.sh)
 
 # make bench: the newest Linux here with the series and as it is, booted

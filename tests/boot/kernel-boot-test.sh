@@ -4,10 +4,12 @@
 # Linux 6.1 with its series, ppctime-7.3: 7.3 with its; none given: 6.1's
 # of every target), under qemu-system with the check initramfs, and passes
 # on what the guest reports (tests/boot/boot-test, tests/boot/check.tests).
+# TARGET-CONFIG-glibc-VERSION boots it with the initramfs whose kernel-test
+# is built against glibc VERSION's sysroot (tests/boot/glibc.mk).
 # With --vdso-only, checks the vDSO image of boot/TARGET-CONFIG-vdso/ (a
 # kernel's build of the vDSO alone, build-kernel --vdso-only) instead.
 #
-#   kernel-boot-test.sh [--vdso-only] [TARGET-CONFIG...]
+#   kernel-boot-test.sh [--vdso-only] [TARGET-CONFIG[-glibc-VERSION]...]
 # vdso-check, boot-test and the guest's programs plan their own results.
 . "${srcdir:=.}/tests/test-lib.sh"
 set -e
@@ -52,6 +54,13 @@ check_image() {
 }
 
 for boot in ${*:-$(printf '%s-ppctime ' $TARGETS)}; do
+	initramfs=check label=${boot#*-}
+	case $boot in
+	*-glibc-*)
+		initramfs=check-glibc-${boot##*-glibc-}
+		boot=${boot%-glibc-*}
+		;;
+	esac
 	t=${boot%%-*} config=${boot#*-}
 	if [ -n "$vdso_only" ]; then
 		check_image "$t" "$config"
@@ -59,11 +68,12 @@ for boot in ${*:-$(printf '%s-ppctime ' $TARGETS)}; do
 	fi
 	eval qemu=\$QEMU_SYSTEM_$t
 	# Without qemu-system the kernel is not built; boot-test says SKIP.
-	[ -z "$qemu" ] || check_image "$t" "$config"
+	# Its image is checked once, in its boot with the check initramfs.
+	[ -z "$qemu" ] || [ "$initramfs" != check ] || check_image "$t" "$config"
 	"$PYTHON" "$srcdir/tests/boot/boot-test" --target="$t" --qemu="$qemu" \
 		--kernel="$top_builddir/boot/$boot/vmlinux" \
-		--initrd="$top_builddir/boot/initramfs-$t-check.cpio" \
-		--name="$t $config: kernel" --timeout="$timeout" \
-		--log="$top_builddir/boot/$boot-check.console" || failed=1
+		--initrd="$top_builddir/boot/initramfs-$t-$initramfs.cpio" \
+		--name="$t $label: kernel" --timeout="$timeout" \
+		--log="$top_builddir/boot/$boot-$initramfs.console" || failed=1
 done
 exit $failed

@@ -11,6 +11,9 @@
  *   kernel-test settime   clock_settime() and adjtimex() by root: every
  *                         clock stays consistent with the system call
  *   kernel-test signal    handlers return through the vDSO's trampolines
+ *   kernel-test getrandom getrandom() through the vDSO where both the
+ *                         kernel (__kernel_getrandom) and glibc (2.41 on)
+ *                         have it: 0 getrandom system calls; else a call each
  *
  * Prints PASS:/FAIL:/SKIP: lines (tests/README.md).
  */
@@ -29,6 +32,7 @@
 #include <sys/mman.h>
 #include <sys/platform/ppc.h>
 #include <sys/ptrace.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <sys/time.h>
 #include <sys/timex.h>
@@ -104,10 +108,10 @@ static bool is_time_syscall(long nr)
 }
 
 /*
- * fn(arg) in a child traced as strace would: the time system calls it
- * makes, or -1 if it did not exit with status 0.
+ * fn(arg) in a child traced as strace would: the system calls it makes
+ * that counted() picks, or -1 if it did not exit with status 0.
  */
-static long count_time_syscalls(void (*fn)(long), long arg)
+static long count_syscalls(bool (*counted)(long), void (*fn)(long), long arg)
 {
 	long count = 0;
 	bool entry = true;
@@ -133,7 +137,7 @@ static long count_time_syscalls(void (*fn)(long), long arg)
 			return -1;
 		if (WSTOPSIG(status) == (SIGTRAP | 0x80)) {
 			/* r0 holds the number at entry (PT_R0 is 0). */
-			if (entry && is_time_syscall(ptrace(PTRACE_PEEKUSER, pid, 0, 0)))
+			if (entry && counted(ptrace(PTRACE_PEEKUSER, pid, 0, 0)))
 				count++;
 			entry = !entry;
 		} else {
@@ -176,7 +180,7 @@ static void call_time(long unused)
 
 static void expect_calls(const char *what, void (*fn)(long), long arg, long want)
 {
-	long n = count_time_syscalls(fn, arg);
+	long n = count_syscalls(is_time_syscall, fn, arg);
 
 	report(n == want, "libc: %d %s calls made %ld time system calls, expected %ld",
 	       CALLS, what, n, want);
@@ -283,7 +287,7 @@ static void test_timens(void)
 	mono0 = sys_now(CLOCK_MONOTONIC);
 	boot0 = sys_now(CLOCK_BOOTTIME);
 	coarse0 = sys_now(CLOCK_MONOTONIC_COARSE);
-	n = count_time_syscalls(read_in_timens, 0);
+	n = count_syscalls(is_time_syscall, read_in_timens, 0);
 	coarse1 = sys_now(CLOCK_MONOTONIC_COARSE);
 	boot1 = sys_now(CLOCK_BOOTTIME);
 	mono1 = sys_now(CLOCK_MONOTONIC);
@@ -455,6 +459,73 @@ static void test_signal(void)
 #endif
 }
 
+/* Whether the vDSO defines name, found in its DT_HASH symbol table. */
+static bool vdso_defines(const char *name)
+{
+	uintptr_t base = getauxval(AT_SYSINFO_EHDR), bias = 0;
+	const ElfW(Ehdr) *eh = (const ElfW(Ehdr) *)base;
+	const ElfW(Phdr) *ph;
+	const ElfW(Dyn) *dyn = NULL;
+	const ElfW(Sym) *sym = NULL;
+	const Elf32_Word *hash = NULL;
+	const char *str = NULL;
+
+	if (!base)
+		return false;
+	ph = (const ElfW(Phdr) *)(base + eh->e_phoff);
+	for (int i = 0; i < eh->e_phnum; i++) {
+		if (ph[i].p_type == PT_LOAD && !bias)
+			bias = base + ph[i].p_offset - ph[i].p_vaddr;
+		if (ph[i].p_type == PT_DYNAMIC)
+			dyn = (const ElfW(Dyn) *)(base + ph[i].p_offset);
+	}
+	for (; dyn && dyn->d_tag != DT_NULL; dyn++) {
+		if (dyn->d_tag == DT_SYMTAB)
+			sym = (const ElfW(Sym) *)(bias + dyn->d_un.d_ptr);
+		else if (dyn->d_tag == DT_STRTAB)
+			str = (const char *)(bias + dyn->d_un.d_ptr);
+		else if (dyn->d_tag == DT_HASH)
+			hash = (const Elf32_Word *)(bias + dyn->d_un.d_ptr);
+	}
+	/* hash[1], nchain, is the number of symbols. */
+	for (Elf32_Word i = 1; sym && str && hash && i < hash[1]; i++)
+		if (sym[i].st_shndx != SHN_UNDEF && !strcmp(str + sym[i].st_name, name))
+			return true;
+	return false;
+}
+
+static bool is_getrandom_syscall(long nr)
+{
+	return nr == SYS_getrandom;
+}
+
+static void call_getrandom(long unused)
+{
+	unsigned char buf[32];
+
+	(void)unused;
+	for (int n = 0; n < CALLS; n++)
+		if (getrandom(buf, sizeof(buf), 0) != sizeof(buf))
+			_exit(1);
+}
+
+static void test_getrandom(void)
+{
+	bool kernel = vdso_defines("__kernel_getrandom"), libc = __GLIBC_PREREQ(2, 41);
+	long want = kernel && libc ? 0 : CALLS, n;
+	unsigned char a[32], b[32];
+
+	/* Until the kernel's generator is ready its vDSO asks the system
+	 * call; this one waits for that. */
+	syscall(SYS_getrandom, a, 1, 0);
+	n = count_syscalls(is_getrandom_syscall, call_getrandom, 0);
+	report(n == want, "getrandom: %d calls of 32 bytes made %ld getrandom system calls, "
+	       "expected %ld (the vDSO %s __kernel_getrandom, glibc %d.%d)", CALLS, n, want,
+	       kernel ? "has" : "has no", __GLIBC__, __GLIBC_MINOR__);
+	report(getrandom(a, sizeof(a), 0) == sizeof(a) && getrandom(b, sizeof(b), 0) == sizeof(b) &&
+	       memcmp(a, b, sizeof(a)), "getrandom: two readings of 32 bytes differ");
+}
+
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
@@ -476,8 +547,11 @@ int main(int argc, char **argv)
 	} else if (!strcmp(what, "signal")) {
 		test_plan(SIGNAL_FRAMES);
 		test_signal();
+	} else if (!strcmp(what, "getrandom")) {
+		test_plan(2);
+		test_getrandom();
 	} else {
-		fprintf(stderr, "usage: %s libc|timens|settime|signal\n", argv[0]);
+		fprintf(stderr, "usage: %s libc|timens|settime|signal|getrandom\n", argv[0]);
 		return 2;
 	}
 	return test_failures != 0;
