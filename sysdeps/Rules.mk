@@ -70,9 +70,10 @@ CHECK_DEPS += $(GLIBC_PROOF_TEST)
 endif
 
 # check-all: tests/glibc/sysroot-test.sh against each other version's
-# sysroots, as tests/glibc-VERSION/sysroot-test.sh.
-OTHER_SYSROOT_TESTS = $(GLIBC_OTHER_VERSIONS:%=tests/glibc-%/sysroot-test.sh)
-tests/glibc-%/sysroot-test.sh: Makefile
+# sysroots, as tests/sysroot-test-glibc-VERSION.sh (a name of its own, and
+# so a log of its own).
+OTHER_SYSROOT_TESTS = $(GLIBC_OTHER_VERSIONS:%=tests/sysroot-test-glibc-%.sh)
+tests/sysroot-test-glibc-%.sh: Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)printf '#!/bin/sh\nPPCTIME_SYSROOTS=sysroot-%s exec "%s/tests/glibc/sysroot-test.sh"\n' \
 		'$*' '$(srcdir)' >$@
@@ -131,7 +132,7 @@ glibc_outputs = $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(S
 	$(foreach c,$(SYSROOT_COMPILERS),$(addsuffix -$(c),$(SYSROOTS))) glibc-build glibc-src \
 	$(foreach v,$(GLIBC_OTHER_VERSIONS),sysroot-$(v) glibc-build-$(v) glibc-src-$(v)) \
 	$(foreach v,$(GLIBC_SERIES_VERSIONS),tests/glibc-$(v))
-CLEANFILES += $(glibc_outputs)
+CLEANFILES += $(glibc_outputs) $(OTHER_SYSROOT_TESTS)
 MOSTLYCLEAN_KEEPS += $(glibc_outputs)
 
 .PHONY: sysroot check-glibc check-sysroot install-sysroots uninstall-sysroots

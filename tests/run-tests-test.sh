@@ -3,11 +3,12 @@
 # tests/run-tests holds each program to its plan: run on small programs of
 # the test's own, it passes one that reports as many results as its PLAN:
 # lines add up to, and fails (with the counts, in the failures list too)
-# one that reports fewer, one that reports more and one with no plan.
+# one that reports fewer, one that reports more and one with no plan; and
+# it refuses two programs of one name, whose logs would be one file.
 # Protocol: tests/README.md.
 . "${srcdir:=.}/tests/test-lib.sh"
 make_work
-plan 5
+plan 6
 
 # program NAME LINE...: an executable $work/NAME printing LINE... and
 # exiting 0.
@@ -48,4 +49,15 @@ check_run more 1 "2 passed, 1 failed, 0 skipped" \
 program no-plan "PASS: one"
 check_run no-plan 1 "1 passed, 1 failed, 0 skipped" \
 	"FAIL: no-plan reported 1 results without a plan"
+mkdir "$work/other"
+cp "$work/as-planned" "$work/other/as-planned"
+rc=0
+env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$work/as-planned" \
+	"$work/other/as-planned" >"$work/out" 2>&1 || rc=$?
+if [ "$rc" -eq 2 ] && grep -q 'two tests named as-planned would share one log' "$work/out"; then
+	pass "run-tests: two programs named as-planned: refused"
+else
+	fail "run-tests: two programs named as-planned" "exit status $rc, expected 2; output:"
+	sed 's/^/    /' "$work/out"
+fi
 exit $failed
