@@ -15,9 +15,13 @@
  * /proc/self/cmdline are PROGRAM's, and its environment (the guest's
  * /proc/self/environ) is the user's, with nothing of ours in it.
  * QEMU also gets a memfd named LAUNCH_MEMFD holding "LOADER_FD TARGET
- * LAYOUT TIME LAUNCH": TARGET's name as in targets.txt, LAYOUT the data
- * layout's number (VDSO_LAYOUT_*, <vdso/datapage.h>), TIME
- * LAUNCH_TIME_PAGE or LAUNCH_TIME_HOST, numbers in decimal.  Before
+ * LAYOUT TIME SHIFT LAUNCH": TARGET's name as in targets.txt, LAYOUT the
+ * data layout's number (VDSO_LAYOUT_*, <vdso/datapage.h>), TIME
+ * LAUNCH_TIME_PAGE or LAUNCH_TIME_HOST, SHIFT the launch's own clock
+ * (--realtime, --tz), "SEC,NSEC,MINUTESWEST,DSTTIME" (what its timekeeper
+ * adds to CLOCK_REALTIME and reports as the timezone; the preload's
+ * answers keep them once the page serves no more), or LAUNCH_SHIFT_NONE,
+ * numbers in decimal.  Before
  * QEMU's main(), the preload finds it, closes it, maps DATA_FD's first
  * data page to answer QEMU's time calls from unless TIME says the host's
  * (qemu-preload.c), makes
@@ -41,6 +45,8 @@
 /* Who answers the guest's time system calls: the data page, or the host. */
 #define LAUNCH_TIME_PAGE	"page"
 #define LAUNCH_TIME_HOST	"host"
+/* SHIFT: the host's clock as it is. */
+#define LAUNCH_SHIFT_NONE	"-"
 
 /* Set by the preload; read and removed by the loader, in the guest. */
 #define LAUNCH_ENV		"PPCTIME_LAUNCH"

@@ -178,3 +178,27 @@ int guest_time(const struct guest_clock *g, time_t *t)
 		*t = now;
 	return 0;
 }
+
+void guest_clock_shift(const struct guest_clock *g, clockid_t clk, struct timespec *ts)
+{
+	if (!g->shift.own || (clk != CLOCK_REALTIME && clk != CLOCK_REALTIME_COARSE &&
+			      clk != CLOCK_TAI))
+		return;
+	ts->tv_sec += g->shift.realtime.tv_sec;
+	ts->tv_nsec += g->shift.realtime.tv_nsec;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_nsec -= 1000000000L;
+		ts->tv_sec++;
+	}
+}
+
+void guest_clock_timeval(const struct guest_clock *g, const struct timespec *now,
+			 struct timeval *tv, struct timezone *tz)
+{
+	if (tv) {
+		tv->tv_sec = now->tv_sec;
+		tv->tv_usec = now->tv_nsec / 1000;
+	}
+	if (tz)
+		*tz = g->shift.tz;
+}

@@ -34,13 +34,23 @@ static long syscall2(long nr, long a, long b)
 	return ret;
 }
 
+/* The host's clock clk, as the guest's: a launch's own clock stays shifted. */
+static long host_clock(const struct host_vdso_params *p, clockid_t clk, struct timespec *ts)
+{
+	long r = syscall2(__NR_clock_gettime, clk, (long)ts);
+
+	if (r == 0)
+		guest_clock_shift(&p->guest, clk, ts);
+	return r;
+}
+
 ENTRY int __vdso_clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	const struct host_vdso_params *p = params();
 
 	if (p->guest.page && guest_clock_gettime(&p->guest, clk, ts) == 0)
 		return 0;
-	return syscall2(__NR_clock_gettime, clk, (long)ts);
+	return host_clock(p, clk, ts);
 }
 
 ENTRY int __vdso_clock_getres(clockid_t clk, struct timespec *res)
@@ -55,21 +65,33 @@ ENTRY int __vdso_clock_getres(clockid_t clk, struct timespec *res)
 ENTRY int __vdso_gettimeofday(struct timeval *tv, struct timezone *tz)
 {
 	const struct host_vdso_params *p = params();
+	struct timespec now;
+	long r;
 
 	if (p->guest.page && guest_gettimeofday(&p->guest, tv, tz) == 0)
 		return 0;
-	return syscall2(__NR_gettimeofday, (long)tv, (long)tz);
+	if (!p->guest.shift.own)
+		return syscall2(__NR_gettimeofday, (long)tv, (long)tz);
+	r = host_clock(p, CLOCK_REALTIME, &now);
+	if (r == 0)
+		guest_clock_timeval(&p->guest, &now, tv, tz);
+	return r;
 }
 
 ENTRY time_t __vdso_time(time_t *t)
 {
 	const struct host_vdso_params *p = params();
+	struct timespec coarse;
 	time_t now;
 
-	if (p->guest.page && guest_time(&p->guest, &now) == 0) {
-		if (t)
-			*t = now;
-		return now;
+	if (!p->guest.page || guest_time(&p->guest, &now) != 0) {
+		if (!p->guest.shift.own)
+			return syscall2(__NR_time, (long)t, 0);
+		/* time(2) is the coarse realtime clock's second. */
+		host_clock(p, CLOCK_REALTIME_COARSE, &coarse);
+		now = coarse.tv_sec;
 	}
-	return syscall2(__NR_time, (long)t, 0);
+	if (t)
+		*t = now;
+	return now;
 }

@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/auxv.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "guest_clock.h"
@@ -91,29 +92,45 @@ static bool map_page(const char *launch)
 	return true;
 }
 
+/* SHIFT of the memfd: the launch's own clock, or LAUNCH_SHIFT_NONE. */
+static bool parse_shift(const char *arg, struct guest_shift *shift)
+{
+	long long sec;
+	long nsec;
+	int west, dst, end = 0;
+
+	if (!strcmp(arg, LAUNCH_SHIFT_NONE))
+		return true;
+	if (sscanf(arg, "%lld,%ld,%d,%d%n", &sec, &nsec, &west, &dst, &end) != 4 || arg[end] ||
+	    nsec < 0 || nsec >= 1000000000L)
+		return false;
+	*shift = (struct guest_shift){ true, { sec, nsec }, { west, dst } };
+	return true;
+}
+
 /* Before QEMU's main() copies the environment for the guest.  Only
  * ppctime-run preloads this, always with the memfd: without it, QEMU
  * would silently run PROGRAM with no vDSO. */
 __attribute__((constructor)) static void take_launch(void)
 {
-	int fd = find_launch_memfd();
-	char buf[128], *target = NULL, *layout = NULL, *answer = NULL, *launch = NULL, *end;
+	int fd = find_launch_memfd(), end = 0;
+	char buf[256], target[16], layout[16], answer[8], shift[64], launch[128];
 	ssize_t len = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
 
 	if (fd >= 0)
 		close(fd);
 	if (len > 0) {
 		buf[len] = '\0';
-		execfd = strtoul(buf, &end, 10);
-		/* LOADER_FD TARGET LAYOUT TIME LAUNCH */
-		if (*end == ' ' && (layout = strchr(target = end + 1, ' ')))
-			*layout++ = '\0';
-		if (layout && (answer = strchr(layout, ' ')))
-			*answer++ = '\0';
-		if (answer && (launch = strchr(answer, ' ')))
-			*launch++ = '\0';
+		/* LOADER_FD TARGET LAYOUT TIME SHIFT LAUNCH COMM, COMM the rest */
+		if (sscanf(buf, "%lu %15s %15s %7s %63s %127s%n", &execfd, target, layout,
+			   answer, shift, launch, &end) != 6 || buf[end] != ' ')
+			execfd = 0;
+		/* Named as plain QEMU would be, not as the dynamic linker. */
+		else if (buf[end + 1])
+			prctl(PR_SET_NAME, buf + end + 1);
 	}
-	if (!execfd || !launch || !target_pages(target, layout, &guest.target) ||
+	if (!execfd || !target_pages(target, layout, &guest.target) ||
+	    !parse_shift(shift, &guest.shift) ||
 	    (strcmp(answer, LAUNCH_TIME_HOST) &&
 	     (strcmp(answer, LAUNCH_TIME_PAGE) || !map_page(launch))) ||
 	    setenv(LAUNCH_ENV, launch, 1) < 0) {
@@ -139,7 +156,10 @@ int clock_gettime(clockid_t clk, struct timespec *ts)
 {
 	if (guest.page && guest_clock_gettime(&guest, clk, ts) == 0)
 		return 0;
-	return HOST(clock_gettime)(clk, ts);
+	if (HOST(clock_gettime)(clk, ts) < 0)
+		return -1;
+	guest_clock_shift(&guest, clk, ts);
+	return 0;
 }
 
 int clock_getres(clockid_t clk, struct timespec *res)
@@ -152,21 +172,34 @@ int clock_getres(clockid_t clk, struct timespec *res)
 /* glibc declares the timezone argument void *. */
 int gettimeofday(struct timeval *restrict tv, void *restrict tz)
 {
+	struct timespec now;
+
 	if (guest.page && guest_gettimeofday(&guest, tv, tz) == 0)
 		return 0;
-	return HOST(gettimeofday)(tv, tz);
+	if (!guest.shift.own)
+		return HOST(gettimeofday)(tv, tz);
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return -1;
+	guest_clock_timeval(&guest, &now, tv, tz);
+	return 0;
 }
 
 time_t time(time_t *t)
 {
+	struct timespec coarse;
 	time_t now;
 
-	if (guest.page && guest_time(&guest, &now) == 0) {
-		if (t)
-			*t = now;
-		return now;
+	if (!guest.page || guest_time(&guest, &now) != 0) {
+		if (!guest.shift.own)
+			return HOST(time)(t);
+		/* time(2) is the coarse realtime clock's second. */
+		if (clock_gettime(CLOCK_REALTIME_COARSE, &coarse) < 0)
+			return -1;
+		now = coarse.tv_sec;
 	}
-	return HOST(time)(t);
+	if (t)
+		*t = now;
+	return now;
 }
 
 unsigned long getauxval(unsigned long type)

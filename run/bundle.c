@@ -116,7 +116,7 @@ static int check_static_pie(struct part *p, char *err, size_t errlen)
 
 	if (elf_file_parse_header(&p->elf, p->buf, p->len, why, sizeof(why)) < 0)
 		return fail(err, errlen, "%s: %s", p->path, why);
-	return userland_check(&p->elf, p->path, err, errlen);
+	return userland_check(&p->elf, p->path, false, err, errlen);
 }
 
 /* The file offset of the handler's bundle header, in its first segment. */

@@ -76,6 +76,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 	struct watch w = { .keeper_fd = -1, .daemon_fd = -1, .sigchld_fd = -1 };
 	int data_fd, program_fd;
 
+	check_launch_nofile();
 	if (req->bundle)
 		prepare_bundled(&q, req, qemu_argv, n);
 	else
@@ -95,7 +96,7 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		     vdso_layout_find(q.data.layout)->nr_pages, q.page_size, q.image_fd,
 		     program_fd) < 0)
 		refuse("out of memory");
-	qemu_clock(&q, t, req->host_time_syscalls, data_fd);
+	qemu_clock(&q, t, req, data_fd);
 	if (w.tk || w.daemon_fd >= 0)
 		detach_watchdog(&w);
 	/* The keeper's alone: the chroot handler's QEMU runs in this mapping. */

@@ -80,11 +80,13 @@ struct qemu_launch {
 	struct timekeeper_target data;	/* what the data pages are for: the
 					   target and the image's layout */
 	char *launch;			/* LAUNCH_ENV's value */
+	char comm[16];			/* QEMU's process name, or "": as it is */
 };
 
 /* What a launch's watchdog watches (run_watch.c). */
 struct watch {
 	int launch_fd;			/* the launch's pidfd, QEMU's once it runs */
+	pid_t launch_pid;
 	pid_t keeper;			/* the launch's own; 0: none, or gone */
 	int keeper_fd;
 	int daemon_fd;			/* the shared keeper's socket, or -1 */
@@ -133,16 +135,18 @@ unsigned long check_image(const char *path, const struct target *t,
 /* run_keeper.c */
 int take_data_pages(struct watch *w, const struct target *t, struct request *req,
 		    const struct qemu_launch *q);
-pid_t start_timekeeper(struct timekeeper *tk);
+pid_t start_timekeeper(struct timekeeper *tk, pid_t reader);
 
 /* run_exec.c */
 void keep_qemu_nofile(void);
+void check_launch_nofile(void);
 int for_qemu(int fd, const char *what);
 void prepare_files(struct qemu_launch *q, const struct program_info *program,
 		   const struct request *req, char **qemu_argv, int n);
 void prepare_bundled(struct qemu_launch *q, const struct request *req,
 		     char **qemu_argv, int n);
-void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, int data_fd);
+void qemu_clock(struct qemu_launch *q, const struct target *t, const struct request *req,
+		int data_fd);
 void enter_qemu(const struct qemu_launch *q);
 void exec_plain_qemu(char **qemu_argv);
 

@@ -14,8 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 #include "bundle.h"
@@ -36,6 +38,24 @@ void keep_qemu_nofile(void)
 	if (getrlimit(RLIMIT_NOFILE, &qemu_nofile) < 0)
 		refuse("getrlimit: %s", strerror(errno));
 	setrlimit(RLIMIT_NOFILE, &(struct rlimit){ qemu_nofile.rlim_max, qemu_nofile.rlim_max });
+}
+
+/*
+ * The descriptors a launch with the vDSO holds at once, at most (QEMU and
+ * its copy, the loader, the image, the data pages, PROGRAM, the launch
+ * memfd, the watchdog's), with room to spare: a lower hard limit is
+ * refused at once, saying so, not by whichever open fails first.
+ */
+#define LAUNCH_NOFILE	16
+
+void check_launch_nofile(void)
+{
+	if (qemu_nofile.rlim_max < LAUNCH_NOFILE)
+		refuse("the hard limit of open files (ulimit -Hn) is %llu; a launch with the vDSO "
+		       "needs %d (it holds the loader's, the vDSO's image's and data pages', its "
+		       "timekeeper's descriptors and more beside QEMU's): raise it, or --no-vdso "
+		       "runs plain QEMU, which needs fewer",
+		       (unsigned long long)qemu_nofile.rlim_max, LAUNCH_NOFILE);
 }
 
 /* The ELF interpreter of the host program open on fd (malloc'd), or NULL:
@@ -63,10 +83,10 @@ static char *qemu_dynamic_linker(const char *qemu, char *interp)
 	int fd = open_regular("/proc/self/exe", LAUNCH_EXIT_ERROR);
 	struct stat a, b;
 
-	if (fd >= 0) {
-		ours = host_interpreter(fd);
-		close(fd);
-	}
+	if (fd < 0)
+		refuse("cannot read /proc/self/exe: %s", fd_error());
+	ours = host_interpreter(fd);
+	close(fd);
 	if (!ours || stat(ours, &a) < 0 || stat(interp, &b) < 0 || a.st_dev != b.st_dev ||
 	    a.st_ino != b.st_ino)
 		refuse("%s uses the dynamic linker %s, not ppctime-run's %s: it cannot load "
@@ -99,12 +119,17 @@ int for_qemu(int fd, const char *what)
 /* The memfd, found by its name, the preload takes LOADER_FD and the loader's
  * arguments from (launch_protocol.h): none of them is in QEMU's environment. */
 static void launch_memfd(int loader_fd, const char *target, int layout, bool host_time,
-			 const char *launch)
+			 const struct guest_shift *shift, const char *launch, const char *comm)
 {
 	int fd = memfd_create(LAUNCH_MEMFD, 0);
+	char own[64] = LAUNCH_SHIFT_NONE;
 
-	if (fd < 0 || dprintf(fd, "%d %s %d %s %s", loader_fd, target, layout,
-			      host_time ? LAUNCH_TIME_HOST : LAUNCH_TIME_PAGE, launch) < 0)
+	if (shift->own)
+		snprintf(own, sizeof(own), "%lld,%ld,%d,%d", (long long)shift->realtime.tv_sec,
+			 shift->realtime.tv_nsec, shift->tz.tz_minuteswest, shift->tz.tz_dsttime);
+	if (fd < 0 || dprintf(fd, "%d %s %d %s %s %s %s", loader_fd, target, layout,
+			      host_time ? LAUNCH_TIME_HOST : LAUNCH_TIME_PAGE, own, launch,
+			      comm) < 0)
 		refuse("cannot write the launch memfd: %s", fd_error());
 	for_qemu(fd, "the launch memfd");
 }
@@ -163,7 +188,7 @@ void prepare_files(struct qemu_launch *q, const struct program_info *program,
 	const struct target *t = program->target;
 	const char *image_path = req->image_path;
 	struct vdso_image image;
-	char *loader, *preload, *interp, err[512];
+	char *loader, *preload, *interp, err[512], magic[2];
 	int fd;
 
 	if (!image_path)
@@ -175,10 +200,26 @@ void prepare_files(struct qemu_launch *q, const struct program_info *program,
 	loader = support_loader(t, true);
 	q->image_name = image_path;
 	q->loader_name = loader;
+	/* The process name plain QEMU would have: its file's, as exec names a
+	 * process, or, run by binfmt_misc, PROGRAM's, the kernel's. */
+	if (req->binfmt)
+		prctl(PR_GET_NAME, q->comm);
+	else
+		snprintf(q->comm, sizeof(q->comm), "%s", basename(qemu_argv[0]));
 
+	/* exec needs no read permission; QEMU mapped here, or by the dynamic
+	 * linker, does. */
 	fd = open_regular(qemu_argv[0], LAUNCH_EXIT_ERROR);
+	if (fd < 0 && errno == EACCES)
+		refuse("cannot read %s: %s (ppctime-run starts QEMU itself, mapped here or by "
+		       "the dynamic linker, which must read it: exec alone runs an execute-only "
+		       "one; --no-vdso runs it so)", qemu_argv[0], strerror(errno));
 	if (fd < 0)
 		refuse("cannot read %s: %s", qemu_argv[0], fd_error());
+	if (pread(fd, magic, 2, 0) == 2 && !memcmp(magic, "#!", 2))
+		refuse("%s is a script: ppctime-run starts QEMU itself, to give it the loader and "
+		       "the vDSO, which a script would not hand on to the QEMU it runs; --qemu "
+		       "takes that QEMU, or --no-vdso runs this script", qemu_argv[0]);
 	interp = host_interpreter(fd);
 	if (!interp) {
 		q->mapped = userland_map(fd, qemu_argv[0], 0, err, sizeof(err));
@@ -227,15 +268,39 @@ void prepare_bundled(struct qemu_launch *q, const struct request *req,
 	q->loader_fd = sealed_memfd("ppctime-loader", b->loader, b->loader_size);
 }
 
+/*
+ * The launch's own clock (--realtime, --tz), as its timekeeper keeps it,
+ * for QEMU's time calls to keep once the page serves no more: the host's
+ * timezone as the keeper took it, where --tz gives none.  Where QEMU
+ * answers from the page only: --host-time-syscalls leaves them the host's.
+ */
+static struct guest_shift launch_shift(const struct timekeeper_options *o, bool host_time)
+{
+	struct guest_shift shift = {
+		.own = !host_time &&
+		       (o->tz || o->realtime_offset.tv_sec || o->realtime_offset.tv_nsec),
+		.realtime = o->realtime_offset,
+	};
+
+	if (o->tz)
+		shift.tz = *o->tz;
+	else if (shift.own && gettimeofday(&(struct timeval){ 0 }, &shift.tz) < 0)
+		refuse("gettimeofday: %s", strerror(errno));
+	return shift;
+}
+
 /* QEMU's own time calls read the guest's data pages, data_fd, as the
  * guest's vDSO does: through the preload, or the host vDSO. */
-void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, int data_fd)
+void qemu_clock(struct qemu_launch *q, const struct target *t, const struct request *req,
+		int data_fd)
 {
+	struct guest_shift shift = launch_shift(&req->tk_options, req->host_time_syscalls);
 	struct host_vdso_params *p;
 	const void *page;
 
 	if (!q->mapped) {
-		launch_memfd(q->loader_fd, t->name, q->data.layout, host_time, q->launch);
+		launch_memfd(q->loader_fd, t->name, q->data.layout, req->host_time_syscalls,
+			     &shift, q->launch, q->comm);
 		return;
 	}
 	if (!q->host_vdso)
@@ -245,7 +310,9 @@ void qemu_clock(struct qemu_launch *q, const struct target *t, bool host_time, i
 	if (page == MAP_FAILED)
 		refuse("cannot map the vDSO data pages: %s", strerror(errno));
 	p = (void *)(q->host_vdso - HOST_VDSO_PARAMS_SIZE);
-	*p = (struct host_vdso_params){ .guest = { .page = page, .target = q->data } };
+	*p = (struct host_vdso_params){
+		.guest = { .page = page, .target = q->data, .shift = shift },
+	};
 	if (mprotect(p, HOST_VDSO_PARAMS_SIZE, PROT_READ) < 0)
 		refuse("cannot seal the host vDSO's parameters: %s", strerror(errno));
 }
@@ -259,6 +326,8 @@ void enter_qemu(const struct qemu_launch *q)
 		return;
 	}
 	/* What the preload does for a dynamic QEMU. */
+	if (*q->comm)
+		prctl(PR_SET_NAME, q->comm);
 	if (setenv(LAUNCH_ENV, q->launch, 1) == 0)
 		userland_exec(q->mapped, q->argv, environ, q->loader_fd, q->program,
 			      q->host_vdso);

@@ -108,11 +108,14 @@ int take_data_pages(struct watch *w, const struct target *t, struct request *req
 }
 
 /*
- * In the watchdog, its child the keeper, gone with it if it is killed.
- * Returns once its death would clear the page: a program started before
- * could outlive a keeper killed early and read stale data.
+ * In the watchdog, its child the keeper, gone with it if it is killed, or
+ * by its own deadline if it stalls where the watchdog cannot act (both
+ * stopped), as the daemon's keeper is; at every host tick while reader,
+ * the launch's process, runs.  Returns once its death would clear the
+ * page: a program started before could outlive a keeper killed early and
+ * read stale data.
  */
-pid_t start_timekeeper(struct timekeeper *tk)
+pid_t start_timekeeper(struct timekeeper *tk, pid_t reader)
 {
 	pid_t watchdog = getpid(), pid;
 	int ready[2];
@@ -132,9 +135,10 @@ pid_t start_timekeeper(struct timekeeper *tk)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != watchdog)
 		_exit(0);
-	if (timekeeper_clear_mode_at_exit(tk) == 0 && write(ready[1], "", 1) == 1) {
+	if (timekeeper_clear_mode_at_exit(tk) == 0 && timekeeper_arm_deadline(tk) == 0 &&
+	    write(ready[1], "", 1) == 1) {
 		close_range(3, ~0u, 0);
-		timekeeper_run(tk);
+		timekeeper_run(tk, reader);
 	}
 	fprintf(stderr, "ppctime-run: timekeeper: %s\n", strerror(errno));
 	_exit(1);

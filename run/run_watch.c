@@ -136,7 +136,7 @@ static void __attribute__((noreturn)) run_watchdog(struct watch *w, int ready_fd
 		w->sigchld_fd = signalfd(-1, &chld, SFD_CLOEXEC);
 		if (w->sigchld_fd < 0)
 			refuse("signalfd: %s", fd_error());
-		w->keeper = start_timekeeper(w->tk);
+		w->keeper = start_timekeeper(w->tk, w->launch_pid);
 		/* From here the keeper is the pages' one writer. */
 		munmap(w->pages, w->pages_len);
 		w->keeper_fd = pidfd_of(w->keeper);
@@ -165,7 +165,8 @@ void detach_watchdog(struct watch *w)
 	char byte;
 
 	/* Opened before the exec, which keeps the pid: QEMU's once it runs. */
-	w->launch_fd = pidfd_of(getpid());
+	w->launch_pid = getpid();
+	w->launch_fd = pidfd_of(w->launch_pid);
 	if (pipe2(ready, O_CLOEXEC) < 0 || (child = fork()) < 0)
 		refuse("cannot start the watchdog: %s", fd_error());
 	if (!child) {

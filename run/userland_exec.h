@@ -13,6 +13,7 @@
 #define PPCTIME_USERLAND_EXEC_H
 
 #include <elf.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -20,11 +21,13 @@
 
 /*
  * Whether f, holding a whole file (named path), is a program
- * userland_exec() can enter: an x86-64 static PIE whose PT_LOADs lie in
- * the file and whose program headers its first segment maps at address
- * 0.  0, or -1 with why in err.
+ * userland_exec() can enter: an x86-64 static PIE, or where fixed, a
+ * static program linked at fixed addresses too (not a PIE), whose
+ * PT_LOADs lie in the file and whose program headers its first segment
+ * maps (a PIE's at its address 0).  0, or -1 with why in err.
  */
-int userland_check(const struct elf_file *f, const char *path, char *err, size_t errlen);
+int userland_check(const struct elf_file *f, const char *path, bool fixed, char *err,
+		   size_t errlen);
 
 /* Program header i of f, once userland_check() has passed it. */
 static inline Elf64_Phdr userland_phdr(const struct elf_file *f, size_t i)
@@ -36,19 +39,22 @@ static inline Elf64_Phdr userland_phdr(const struct elf_file *f, size_t i)
 }
 
 /*
- * Map the static PIE open on fd (named path) as exec would, at an address
+ * Map the static PIE open on fd (named path) as exec would, from a sealed
+ * copy of the file (no later write to the file reaches it), at an address
  * of the system's choosing: its segments with their protections, their
  * bss zeroed; and below its address 0, below bytes (a multiple of the
- * page size) of zeros, read-write, for the caller.  Its address 0, or
- * NULL with why in err.  A shared object with no relocations (a vDSO) is
- * mapped as well.
+ * page size) of zeros, read-write, for the caller.  With none below, a
+ * static program that is not a PIE is mapped too, where it was linked to
+ * be, if nothing of this process lies there.  Where its ELF header is
+ * mapped (a PIE's address 0), or NULL with why in err.  A shared object
+ * with no relocations (a vDSO) is mapped as well.
  */
 const unsigned char *userland_map(int fd, const char *path, size_t below, char *err,
 				  size_t errlen);
 
 /*
- * Enter the static PIE whose address 0 is at image (its ELF header and
- * program headers mapped there), with argv and envp (their strings stay
+ * Enter the static program whose first segment is mapped at image (its
+ * ELF header and program headers: a PIE's address 0), with argv and envp (their strings stay
  * where they are), AT_EXECFD execfd, AT_EXECFN execfn, AT_SYSINFO_EHDR
  * vdso (NULL: this process's), and this process's other auxiliary values.  What exec would also do is done:
  * close-on-exec descriptors closed, caught signals back to their default,

@@ -25,23 +25,6 @@ command -v pgrep >/dev/null || {
 	exit 1
 }
 
-# The ppctime-tk of the launch run with "-0 TAG", once it is there.  The
-# launch becomes QEMU; its detached watchdog forks the keeper, which keeps
-# the launch's command line: the tag tells it from the keepers of other
-# tests running meanwhile.  One pgrep a try: a scan of /proc by hand took
-# seconds on a loaded machine, longer than some programs live.  (As text
-# too, for a shell of its own: check_not_dumpable.)
-keeper_of_sh='keeper_of() {
-	for _ in $(seq 100); do
-		for k in $(pgrep -f -- "^$run -0 $1 "); do
-			[ "$(cat "/proc/$k/comm" 2>/dev/null)" = ppctime-tk ] && echo "$k" && return 0
-		done
-		sleep 0.05
-	done
-	return 1
-}'
-eval "$keeper_of_sh"
-
 check_vdso_seen() { # NAME PROBE
 	launch "$2" vdso
 	ehdr=$(value sysinfo_ehdr)
@@ -212,7 +195,7 @@ check_qemu_choice() { # TARGET PROBE
 	if [ "$status" -eq 0 ] && has ppctime-vdso-data err; then pass "qemu-option-directory"
 	else fail qemu-option-directory "status $status, or no vDSO of ours"; show; fi
 	for how in "missing:$work/missing:No such file" "no-qemu:$work/no-qemus:holds no" \
-		   "not-elf:$work/qemus/script:static QEMU"; do
+		   "not-elf:$work/qemus/script:is a script"; do
 		name=${how%%:*} rest=${how#*:}
 		launch --qemu="${rest%%:*}" "$2" echo ran
 		if [ "$status" -eq 125 ] && [ ! -s "$work/out" ] && has "${rest#*:}" err; then

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # The tests of ppctime-run, the daemon, binfmt and the chroot handler
-# (tests/launcher-test.sh, timekeeperd-test.sh, binfmt-test.sh,
-# chroot-test.sh) and their guest programs, per target:
+# (tests/launcher-test.sh, timekeeperd-test.sh, keeper-test.sh,
+# binfmt-test.sh, chroot-test.sh) and their guest programs, per target:
 # tests/guest/launcher-probe[-static|-nopie]-TARGET, tests/guest/origin-TARGET/
 # (a program and its $ORIGIN library) and tests/guest/mini-sh-TARGET (a
 # script's interpreter, binfmt-test.sh).
@@ -58,10 +58,19 @@ tests/guest/elfv2-probe-ppc64: $(srcdir)/tests/guest/elfv2-probe.S
 	$(Q)$(CROSS_ppc64)gcc -nostdlib -static -o $@ $<
 endif
 
-TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/timekeeperd-test.sh \
-	$(srcdir)/tests/binfmt-test.sh $(srcdir)/tests/chroot-test.sh
-CHECK_DEPS += $(LAUNCHER_PROBES)
+# A static QEMU's stand-in that is not a PIE (launch-fidelity-test.sh),
+# for the host: built with the host's static C library.
+tests/fake-qemu-nopie: $(srcdir)/tests/fake-qemu.c
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) -O2 -static -no-pie -o $@ $<
+
+TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/launch-fidelity-test.sh \
+	$(srcdir)/tests/timekeeperd-test.sh $(srcdir)/tests/keeper-test.sh \
+	$(srcdir)/tests/binfmt-test.sh \
+	$(srcdir)/tests/chroot-test.sh
+CHECK_DEPS += $(LAUNCHER_PROBES) tests/fake-qemu-nopie
 INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
 CLEANFILES += tests/qemu-user-static tests/qemu-user-static.lock tests/timekeeperd \
+	tests/fake-qemu-nopie \
 	$(LAUNCHER_PROBES) $(foreach t,$(TARGETS),tests/guest/origin-$(t))

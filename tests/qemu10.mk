@@ -12,7 +12,7 @@
 
 QEMU10_SUITE = bookworm-backports
 QEMU10_TESTS = launcher-test binfmt-test vdso-kselftest
-QEMU10_ALL_TESTS = timekeeperd-test chroot-test vdso-guest-test
+QEMU10_ALL_TESTS = timekeeperd-test keeper-test chroot-test vdso-guest-test
 qemu10_wrappers = $(1:%=tests/qemu10/%-qemu10.sh)
 
 # fetch-deb fetches nothing while tests/qemu10/version names the package;

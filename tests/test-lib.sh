@@ -57,6 +57,48 @@ static_qemus() {
 # vdso_image TARGET: the vDSO image ppctime-run maps by default for TARGET.
 vdso_image() { eval echo "\$IMAGE_$1.so"; }
 
+# keeper_of TAG: the ppctime-tk of the launch run with "$run -0 TAG", once
+# it is there.  The launch becomes QEMU; its detached watchdog forks the
+# keeper, which keeps the launch's command line: the tag tells it from the
+# keepers of other tests running meanwhile.  One pgrep a try: a scan of
+# /proc by hand took seconds on a loaded machine, longer than some programs
+# live.  (As text too, for a shell of its own: launcher-test.sh's
+# check_not_dumpable.)
+keeper_of_sh='keeper_of() {
+	for _ in $(seq 100); do
+		for k in $(pgrep -f -- "^$run -0 $1 "); do
+			[ "$(cat "/proc/$k/comm" 2>/dev/null)" = ppctime-tk ] && echo "$k" && return 0
+		done
+		sleep 0.05
+	done
+	return 1
+}'
+eval "$keeper_of_sh"
+
+# freeze_keeper KEEPER: stop KEEPER and its watchdog (its parent) for
+# 2 s, as a frozen cgroup would, from half a second on ($watchdog: whom).
+# frozen_verdict NAME: the last launch's program compared its coarse clock
+# with the system call meanwhile (compare 3000 monotonic-coarse): the
+# keeper's deadline ended it, so the clock stood still 800 ms at most.
+freeze_keeper() {
+	watchdog=$(ps -o ppid= -p "${1:-0}" 2>/dev/null | tr -d ' ')
+	sleep 0.5
+	[ -n "$watchdog" ] || return 0
+	kill -STOP "$watchdog" "$1"
+	sleep 2
+	kill -CONT "$watchdog" "$1" 2>/dev/null
+}
+frozen_verdict() {
+	coarse=$(value worst_monotonic-coarse)
+	if [ -z "$watchdog" ] || [ "$status" -ne 0 ] || [ -z "$coarse" ]; then
+		fail "$1" "keeper '$keeper', watchdog '$watchdog', status $status"; show_err
+	elif [ "$coarse" -gt 800000000 ]; then
+		fail "$1" "the coarse clock stood still for $coarse ns"
+	else
+		pass "$1 (worst $coarse ns)"
+	fi
+}
+
 # The helpers below read and write $work/out and $work/err.
 # launch ARGS...: ppctime-run ($run) with ARGS, its stdout, stderr and
 # status ($status) kept.

@@ -109,7 +109,7 @@ static void *run_timekeeper(void *arg)
 {
 	struct rig *rig = arg;
 
-	if (timekeeper_run(&rig->tk))
+	if (timekeeper_run(&rig->tk, 0))
 		perror("timekeeper_run");
 	return NULL;
 }

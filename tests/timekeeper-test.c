@@ -380,7 +380,7 @@ static void test_clear_mode_at_exit(const struct layout *l, int rounds)
 		if (pid == 0) {
 			if (timekeeper_clear_mode_at_exit(&rig.tk) == 0 &&
 			    write(ready[1], "", 1) == 1 && end != 2)
-				timekeeper_run(&rig.tk);
+				timekeeper_run(&rig.tk, 0);
 			_exit(0);
 		}
 		close(ready[1]);

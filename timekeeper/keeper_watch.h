@@ -4,7 +4,7 @@
  * for a launch's own keeper, ppctime-timekeeperd's for the shared one.
  *
  * A keeper updates every period (by default just after the host's ticks,
- * at most 40 times a second).  Stopped (SIGSTOP, a tracer) it counts as
+ * at most 40 times a second while its readers sleep).  Stopped (SIGSTOP, a tracer) it counts as
  * stalled once its update count has stayed put
  * KEEPER_STALL_STOPPED_MS (or 2 periods), since until then the coarse
  * clocks stand still; in any other state after KEEPER_STALL_MS (or 3

@@ -105,8 +105,9 @@ static struct timekeeper_page new_page(void *data, const struct timekeeper_targe
 
 /*
  * The period: the configured rate's, or the host's tick, as many ticks as
- * keep it within TIMEKEEPER_AUTO_MAX_HZ.  The coarse clocks move once per
- * update or per tick, whichever is less often: that is their resolution.
+ * keep it within TIMEKEEPER_AUTO_MAX_HZ (every tick while readers run).
+ * The coarse clocks move once per update or per tick, whichever is less
+ * often: that is their resolution, the host's tick by default.
  */
 static void set_period(struct timekeeper *tk, uint64_t host_tick)
 {
@@ -119,8 +120,8 @@ static void set_period(struct timekeeper *tk, uint64_t host_tick)
 	else
 		tk->period_ns = (shortest + tk->host_tick_ns - 1) / tk->host_tick_ns *
 				tk->host_tick_ns;
-	tk->coarse_res = tk->period_ns > tk->host_tick_ns ? tk->period_ns
-							  : tk->host_tick_ns;
+	tk->coarse_res = tk->options.update_hz && tk->period_ns > tk->host_tick_ns
+			 ? tk->period_ns : tk->host_tick_ns;
 }
 
 struct timekeeper *timekeeper_create(void)
@@ -247,6 +248,56 @@ void timekeeper_update(struct timekeeper *tk)
 	else
 		steer_update(tk);
 	__atomic_add_fetch(&tk->updates, 1, __ATOMIC_RELAXED);
+	if (tk->deadline_armed)
+		keeper_deadline_updated(&tk->deadline, clock_ns(CLOCK_MONOTONIC));
+}
+
+int timekeeper_arm_deadline(struct timekeeper *tk)
+{
+	if (keeper_deadline_start(&tk->deadline, timekeeper_update_hz(tk)) < 0)
+		return -1;
+	tk->deadline_armed = 1;
+	return 0;
+}
+
+int timekeeper_reader_init(struct timekeeper_reader *r, pid_t pid, uint64_t now)
+{
+	struct timespec cpu;
+	int e = clock_getcpuclockid(pid, &r->cpu_clock);
+
+	if (e || clock_gettime(r->cpu_clock, &cpu)) {
+		errno = e ? e : errno;
+		return -1;
+	}
+	r->cpu_ns = ts_ns(&cpu);
+	r->looked_ns = now;
+	return 0;
+}
+
+int timekeeper_reader_ran(struct timekeeper_reader *r, uint64_t now)
+{
+	struct timespec cpu;
+	uint64_t ran, looked = r->looked_ns;
+
+	if (clock_gettime(r->cpu_clock, &cpu))
+		return 0;
+	ran = ts_ns(&cpu) - r->cpu_ns;
+	r->cpu_ns = ts_ns(&cpu);
+	r->looked_ns = now;
+	return ran * 16 >= now - looked;
+}
+
+int timekeeper_readers_due(struct timekeeper *tk, uint64_t now)
+{
+	if (tk->options.update_hz || now - tk->readers_looked_ns < tk->period_ns)
+		return 0;
+	tk->readers_looked_ns = now;
+	return 1;
+}
+
+void timekeeper_readers_ran(struct timekeeper *tk, uint64_t now)
+{
+	tk->readers_ran_until_ns = now + 2 * tk->period_ns;
 }
 
 uint64_t timekeeper_updates(const struct timekeeper *tk)
@@ -261,20 +312,22 @@ void timekeeper_stop(struct timekeeper *tk)
 
 uint64_t timekeeper_next_update(struct timekeeper *tk, uint64_t now)
 {
-	if (tk->period_ns < tk->host_tick_ns) {
-		tk->due_ns += tk->period_ns;
+	uint64_t period = now < tk->readers_ran_until_ns ? tk->host_tick_ns : tk->period_ns;
+
+	if (period < tk->host_tick_ns) {
+		tk->due_ns += period;
 		/* Late by more than a period (stopped, overloaded): the
 		 * missed updates are gone. */
-		if (tk->due_ns + tk->period_ns <= now)
-			tk->due_ns = now + tk->period_ns;
+		if (tk->due_ns + period <= now)
+			tk->due_ns = now + period;
 	} else if (tk->ticks_missed == 1) {
 		/* Came before the host had its tick: once more, a little later. */
 		tk->due_ns = now + tk->host_tick_ns / SETTLE_STEP_UP;
 	} else {
-		tk->due_ns = tk->tick_seen_ns + tk->period_ns + tk->settle_ns;
+		tk->due_ns = tk->tick_seen_ns + period + tk->settle_ns;
 		/* The host's tick is late, or we are: a period from now. */
 		if (tk->due_ns <= now)
-			tk->due_ns = now + tk->period_ns;
+			tk->due_ns = now + period;
 	}
 	return tk->due_ns;
 }
@@ -284,9 +337,13 @@ unsigned timekeeper_update_hz(const struct timekeeper *tk)
 	return (NSEC_PER_SEC + tk->period_ns / 2) / tk->period_ns;
 }
 
-int timekeeper_run(struct timekeeper *tk)
+int timekeeper_run(struct timekeeper *tk, pid_t reader)
 {
 	sigset_t all;
+
+	/* A reader we cannot look at is taken as asleep: the default rate. */
+	tk->reader_pid = reader && !timekeeper_reader_init(&tk->reader, reader,
+							  clock_ns(CLOCK_MONOTONIC)) ? reader : 0;
 
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
@@ -304,6 +361,9 @@ int timekeeper_run(struct timekeeper *tk)
 			return -1;
 		}
 		timekeeper_update(tk);
+		if (tk->reader_pid && timekeeper_readers_due(tk, ts_ns(&next)) &&
+		    timekeeper_reader_ran(&tk->reader, ts_ns(&next)))
+			timekeeper_readers_ran(tk, ts_ns(&next));
 	}
 	return 0;
 }

@@ -23,7 +23,9 @@
  * clocks and time() are the host's as of the last update, which comes
  * just after the host's tick: they may lag the host's by up to an update
  * period (longer while the timekeeper is kept from running), but are
- * never ahead of it.  The guest's own system calls read this page too
+ * never ahead of it.  While a program reading the pages runs, updates
+ * come at every host tick, so its coarse clocks step as the host's do
+ * (timekeeper_readers_ran()).  The guest's own system calls read this page too
  * (guest_clock.h), so the guest sees one timekeeper.
  *
  * Either way cycle_last is published a little in the past, since the
@@ -42,6 +44,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/time.h>
+#include <sys/types.h>
 #include <time.h>
 
 /*
@@ -72,14 +75,15 @@ enum timekeeper_mode {
 
 /*
  * By default the timekeeper updates just after the host's ticks, as the
- * kernel does at its tick, but no more often than this: every few ticks
- * where the host's HZ is higher (the coarse clocks' resolution is then
- * that period, and says so).  A wakeup costs a keeper 20 to 50 us of CPU
- * on a virtual machine, the more the longer it slept (a PVM guest at HZ
- * 250: 0.5% of a core at every tick, 0.34% at 83 a second, 0.20-0.33%
- * at 50, 0.13-0.21% at 36): 40 a second at most keep it well within
- * 0.3%.  The coarse clocks then have a resolution of 25 to 30 ms (28 ms
- * at HZ 250, 25 at 1000, 30 at 100).
+ * kernel does at its tick: at every tick while a program reading its
+ * pages runs (its coarse clocks step at the updates), but no more often
+ * than this while they all sleep (every few ticks: 28 ms at HZ 250, 25
+ * at 1000, 30 at 100).  A wakeup costs a keeper 20 to 50 us of CPU on a
+ * virtual machine, the more the longer it slept (a PVM guest at HZ 250:
+ * 0.5% of a core at every tick, 0.34% at 83 a second, 0.20-0.33% at 50,
+ * 0.13-0.21% at 36): 40 a second at most keep a keeper of sleeping
+ * programs well within 0.3%.  The coarse clocks' resolution is the
+ * host's tick, as the host's own is.
  */
 #define TIMEKEEPER_AUTO_MAX_HZ	40
 #define TIMEKEEPER_MAX_HZ	100000
@@ -147,13 +151,48 @@ int timekeeper_add_page(struct timekeeper *tk, void *datapage,
 			char *err, size_t errlen);
 
 /*
- * Update at the configured rate until timekeeper_stop().  Blocks every
- * signal it can first (in a thread it must not take the target's
- * signals), so in a forked child only SIGKILL ends it: have the launcher
- * set PR_SET_PDEATHSIG to SIGKILL there.  Returns 0 once stopped, -1 with
- * errno set if sleeping fails.
+ * Update at the configured rate until timekeeper_stop(), by default at
+ * every host tick while reader (the process reading the pages; 0: none
+ * known) runs.  Blocks every signal it can first (in a thread it must not
+ * take the target's signals), so in a forked child only SIGKILL ends it:
+ * have the launcher set PR_SET_PDEATHSIG to SIGKILL there.  Returns 0
+ * once stopped, -1 with errno set if sleeping fails.
  */
-int timekeeper_run(struct timekeeper *tk);
+int timekeeper_run(struct timekeeper *tk, pid_t reader);
+
+/*
+ * A process that reads the pages, looked at now and then: whether it ran
+ * since the last look (a sixteenth of the time at least: a program at
+ * work, even on a crowded machine, not a sleeper's wakeups), by its
+ * CPU-time clock.
+ */
+struct timekeeper_reader {
+	clockid_t cpu_clock;
+	uint64_t cpu_ns, looked_ns;
+};
+
+/* Start looking at pid at now (CLOCK_MONOTONIC ns): 0, or -1 with errno. */
+int timekeeper_reader_init(struct timekeeper_reader *r, pid_t pid, uint64_t now);
+
+/* Whether it ran since the last look, at now; a process gone did not. */
+int timekeeper_reader_ran(struct timekeeper_reader *r, uint64_t now);
+
+/*
+ * For a caller that sleeps on its own and knows its readers: whether it
+ * is time to look at them (once a period of the default schedule; never
+ * with a configured rate), and, where one ran, that it did: the updates
+ * then come at every host tick for two such periods more.
+ */
+int timekeeper_readers_due(struct timekeeper *tk, uint64_t now);
+void timekeeper_readers_ran(struct timekeeper *tk, uint64_t now);
+
+/*
+ * In the process that updates, once readers may come: a timer that
+ * SIGKILLs it when no update comes in time (keeper_watch.h's deadline),
+ * for when its watchdog cannot act (both stopped, a frozen cgroup); each
+ * update pushes it back.  0, or -1 with errno.
+ */
+int timekeeper_arm_deadline(struct timekeeper *tk);
 
 /*
  * When the next update is due, in CLOCK_MONOTONIC nanoseconds, for a

@@ -11,6 +11,7 @@
 
 #include <vdso/datapage.h>
 
+#include "keeper_watch.h"
 #include "timekeeper.h"
 #include "vclock.h"
 #include "vdso_layout.h"
@@ -57,8 +58,14 @@ struct timekeeper {
 	int ticks_missed;		/* updates in a row that came before it */
 	uint64_t settle_ns;		/* how long after the tick's point it comes */
 	uint64_t due_ns;		/* when the next update is due */
+	uint64_t readers_looked_ns;	/* timekeeper_readers_due() */
+	uint64_t readers_ran_until_ns;	/* updates at every tick until then */
+	struct timekeeper_reader reader;	/* timekeeper_run()'s, if reader_pid */
+	pid_t reader_pid;
+	struct keeper_deadline deadline;	/* the updating process's, if armed */
+	int deadline_armed;
 	uint32_t hrtimer_res;
-	uint32_t coarse_res;		/* the page's: the host's tick or our period */
+	uint32_t coarse_res;		/* the page's: the host's tick, or a set period */
 	int stop;			/* set by timekeeper_stop() */
 	uint64_t updates;		/* timekeeper_update() calls so far */
 	/* mirror */

@@ -11,10 +11,23 @@ TIMEKEEPERD_SOCKET_OBJS = timekeeperd/timekeeperd_socket.o
 TIMEKEEPERD_CLIENT_OBJS = timekeeperd/timekeeperd_client.o $(TIMEKEEPERD_SOCKET_OBJS)
 $(eval $(call host_objects,timekeeperd,$(TIMEKEEPERD_CPPFLAGS)))
 
-timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o $(TIMEKEEPERD_SOCKET_OBJS) \
-		$(TIMEKEEPER_OBJ)
+timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o timekeeperd/launch_table.o \
+		$(TIMEKEEPERD_SOCKET_OBJS) $(TIMEKEEPER_OBJ)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
+
+# The launch table's own test (tests/launch-table-test.c), as the
+# timekeeper's are built (timekeeper/Rules.mk).
+tests/launch-table-test.o: $(srcdir)/tests/launch-table-test.c Makefile
+	$(Q)$(MKDIR_P) $(@D)
+	$(quiet) CC $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPERD_CPPFLAGS) -c -o $@ $<
+tests/launch-table-test: tests/launch-table-test.o timekeeperd/launch_table.o $(TIMEKEEPER_OBJ)
+	$(quiet) CCLD $@
+	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
+TESTS += tests/launch-table-test
+DISTCHECK_TESTS += tests/launch-table-test
+CHECK_DEPS += tests/launch-table-test
 
 timekeeperd_units = timekeeperd/ppctime-timekeeperd.service timekeeperd/ppctime-timekeeperd.socket
 $(timekeeperd_units): timekeeperd/%: $(srcdir)/timekeeperd/%.in Makefile
@@ -37,4 +50,5 @@ INSTALL_HOOKS += install-timekeeperd
 UNINSTALL_HOOKS += uninstall-timekeeperd
 .PHONY: install-timekeeperd uninstall-timekeeperd
 CLEANFILES += timekeeperd/ppctime-timekeeperd timekeeperd/ppctime-timekeeperd.o \
+	timekeeperd/launch_table.o tests/launch-table-test tests/launch-table-test.o \
 	$(TIMEKEEPERD_CLIENT_OBJS) $(timekeeperd_units)

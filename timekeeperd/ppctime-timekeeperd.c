@@ -18,12 +18,14 @@
  * launch (or systemd) starts a new one with new pages, so no page ever
  * comes back to life under a reader that saw it die.  Where the watchdog
  * cannot act (both stopped, a frozen cgroup), the keeper's own deadline
- * kills it (keeper_deadline_start()).
+ * kills it (timekeeper_arm_deadline()).
  *
  * Any local user may connect to the machine's daemon, so what it keeps
- * for launches is bounded (timekeeperd_protocol.h): one entry per
- * process, --max-launches-per-user of them per uid (MAX_PER_USER by
- * default), and no more in all than its descriptors allow.
+ * for launches is bounded (launch_table.h), and no connection, however
+ * many come, delays an update: the keeper takes ACCEPT_BATCH of them at a
+ * time, then updates if one is due.  Its descriptors are its own (it
+ * raises its limit to MAX_FILES where it may), not those of the launch
+ * that started it.
  *
  * Run by systemd for the machine (--system: the socket unit's listening
  * socket, or TKD_SYSTEM_DIR), or started by the first launch of a user
@@ -63,13 +65,17 @@
 #include "datapage_writer.h"
 #include "host_clock_ns.h"
 #include "keeper_watch.h"
+#include "launch_table.h"
 #include "timekeeper.h"
 #include "timekeeperd_protocol.h"
 #include "timekeeperd_socket.h"
 
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
 #define MAX_PER_USER		1024	/* launches attached, by default */
+#define MAX_FILES		65536	/* descriptors, where the daemon may raise */
 #define SPARE_FDS		64	/* kept from launches: pages, sockets, epoll */
+#define ACCEPT_BATCH		16	/* connections taken between looks at the time */
+#define READERS_PER_LOOK	8	/* launches looked at per update */
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
@@ -86,20 +92,6 @@ static const struct { const char *name; struct timekeeper_target t; } targets[] 
  * abstract namespace, for launches in a chroot that does not show it. */
 enum { BY_PATH, BY_NAME, NR_LISTENERS };
 
-/* A launch attached: its process's pidfd, or (pid 0: a process we do not
- * see) its connection. */
-struct launch {
-	pid_t pid;
-	uid_t uid;
-	int fd;
-};
-
-/* Every launch attached, at most max in all and max_per_user per uid. */
-struct launches {
-	struct launch *v;
-	size_t n, size, max, max_per_user;
-};
-
 _Static_assert(TKD_NR_DATA <= TIMEKEEPER_MAX_PAGES, "pages per target and layout");
 
 struct daemon {
@@ -115,8 +107,7 @@ struct daemon {
 	void *pages[TKD_NR_DATA];	/* the keeper's to write */
 	int fds[TKD_NR_FDS];		/* read-only, for launches */
 	struct tkd_status *status;	/* shared with the watchdog */
-	struct launches launches;	/* the keeper's */
-	struct keeper_deadline deadline;	/* the keeper's */
+	struct launch_table launches;	/* the keeper's */
 };
 
 static void __attribute__((noreturn, format(printf, 1, 2))) die(const char *fmt, ...)
@@ -311,7 +302,9 @@ static void send_hello(const struct daemon *d, int fd, uint32_t flags)
 		.magic = TKD_MAGIC, .version = TKD_VERSION, .pid = getpid(),
 		.nr_fds = refused ? 0 : TKD_NR_FDS,
 		.page_stride = LAUNCH_DATA_STRIDE,
-		.flags = flags, .limit = d->launches.max_per_user,
+		.flags = flags,
+		.limit = flags & TKD_HELLO_REFUSED_ALL ? d->launches.max
+						       : d->launches.max_per_user,
 	};
 	union {
 		char buf[CMSG_SPACE(sizeof(d->fds))];
@@ -368,6 +361,8 @@ static void notify(const char *what)
 		       (struct sockaddr *)&notify_addr, notify_len);
 }
 
+/* Each update, then whether the launches' programs run: they set the
+ * next one's time (timekeeper_readers_ran()). */
 static void update_all(struct daemon *d)
 {
 	uint64_t now, n;
@@ -376,9 +371,11 @@ static void update_all(struct daemon *d)
 	now = clock_ns(CLOCK_MONOTONIC);
 	__atomic_store_n(&d->status->last_update_ns, now, __ATOMIC_RELEASE);
 	n = __atomic_add_fetch(&d->status->updates, 1, __ATOMIC_RELEASE);
-	keeper_deadline_updated(&d->deadline, now);
 	if (watchdog_every && n % watchdog_every == 0)
 		notify("WATCHDOG=1");
+	if (timekeeper_readers_due(d->tk, now) &&
+	    launch_table_ran(&d->launches, READERS_PER_LOOK, now))
+		timekeeper_readers_ran(d->tk, now);
 }
 
 static int epoll_add(int ep, int fd)
@@ -396,91 +393,57 @@ static bool may_serve(const struct daemon *d, int listener, const struct ucred *
 	       (peer->uid == getuid() && peer->uid != tkd_overflow_uid());
 }
 
-/* The entry of a live process pid, or NULL; one whose process ended
- * (its pidfd readable, not yet seen by epoll) goes now, so its pid can be
- * someone else's. */
-static struct launch *attached_process(struct launches *l, pid_t pid, size_t *of_uid,
-				       uid_t uid)
-{
-	struct launch *found = NULL;
-
-	*of_uid = 0;
-	for (size_t i = 0; i < l->n; i++) {
-		struct launch *e = &l->v[i];
-
-		if (pid && e->pid == pid &&
-		    poll(&(struct pollfd){ e->fd, POLLIN, 0 }, 1, 0) == 0)
-			found = e;
-		*of_uid += e->uid == uid;
-	}
-	return found;
-}
-
-static bool attach(struct launches *l, int ep, pid_t pid, uid_t uid, int fd)
-{
-	if (l->n == l->size) {
-		size_t size = l->size ? 2 * l->size : 64;
-		struct launch *v = reallocarray(l->v, size, sizeof(*v));
-
-		if (!v)
-			return false;
-		l->v = v;
-		l->size = size;
-	}
-	if (epoll_add(ep, fd) < 0)
-		return false;
-	l->v[l->n++] = (struct launch){ pid, uid, fd };
-	return true;
-}
-
-/* fd, a launch's, ended (its process, or it hung up): closing it also
- * takes it off epoll.  False if it is no launch's. */
-static bool detach(struct launches *l, int fd)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (l->v[i].fd == fd) {
-			close(fd);
-			l->v[i] = l->v[--l->n];
-			return true;
-		}
-	return false;
-}
+/* The hello's flags for a refusal. */
+static const uint32_t refused_flags[] = {
+	[LAUNCH_REFUSED_USER] = TKD_HELLO_REFUSED,
+	[LAUNCH_REFUSED_ALL] = TKD_HELLO_REFUSED | TKD_HELLO_REFUSED_ALL,
+	[LAUNCH_REFUSED_BUSY] = TKD_HELLO_REFUSED | TKD_HELLO_REFUSED_BUSY,
+};
 
 /*
- * Every launch waiting on listener gets its hello, and is counted until
- * it ends: its process, as a pidfd, or else its connection; once per
- * process, however often it connects, and within the limits.  Returns
- * false if the rest of the backlog must wait (out of descriptors).
+ * Up to ACCEPT_BATCH launches waiting on listener get their hello, each
+ * counted until it ends: its process, as a pidfd, or else its
+ * connection; once per process, however often it connects, and within
+ * the limits (launch_table.h).  Returns 0 once the backlog is empty, 1 if
+ * more may wait (the caller updates first if one is due), -1 if the rest
+ * must wait (out of descriptors).
  */
-static bool take_launches(struct daemon *d, int ep, int listener)
+static int take_launches(struct daemon *d, int ep, int listener)
 {
-	struct launches *l = &d->launches;
-	int c;
+	struct launch_table *l = &d->launches;
 
-	while ((c = accept4(listener, NULL, NULL, SOCK_CLOEXEC)) >= 0) {
+	for (int taken = 0; taken < ACCEPT_BATCH; taken++) {
+		int c = accept4(listener, NULL, NULL, SOCK_CLOEXEC), pidfd;
+		uint64_t now = clock_ns(CLOCK_MONOTONIC);
 		struct ucred peer = { 0 };
 		socklen_t len = sizeof(peer);
+		enum launch_refusal refusal;
 		size_t of_uid;
-		int pidfd;
 
+		if (c < 0)
+			return errno == EAGAIN || errno == EINTR ? 0 : -1;
 		if (getsockopt(c, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0 ||
 		    !may_serve(d, listener, &peer)) {
 			close(c);
 			continue;
 		}
-		if (attached_process(l, peer.pid, &of_uid, peer.uid)) {
+		refusal = launch_table_connect(l, peer.uid, now);
+		if (!refusal && launch_table_find(l, peer.pid, peer.uid, &of_uid)) {
 			/* A launch trying again: counted already. */
 			send_hello(d, c, TKD_HELLO_PID_WATCHED);
 			close(c);
 			continue;
 		}
-		if (of_uid >= l->max_per_user || l->n == l->max) {
-			send_hello(d, c, TKD_HELLO_REFUSED);
+		if (!refusal)
+			refusal = launch_table_room(l, of_uid);
+		if (refusal) {
+			send_hello(d, c, refused_flags[refusal]);
 			close(c);
 			continue;
 		}
 		pidfd = peer_pidfd(c, &peer);
-		if (!attach(l, ep, pidfd >= 0 ? peer.pid : 0, peer.uid, pidfd >= 0 ? pidfd : c)) {
+		if (!launch_table_attach(l, ep, pidfd >= 0 ? peer.pid : 0, peer.uid,
+					 pidfd >= 0 ? pidfd : c, now)) {
 			if (pidfd >= 0)
 				close(pidfd);
 			close(c);
@@ -490,13 +453,15 @@ static bool take_launches(struct daemon *d, int ep, int listener)
 		if (pidfd >= 0)
 			close(c);
 	}
-	return errno == EAGAIN || errno == EINTR;
+	return 1;
 }
 
 /*
  * The keeper: updates every period, takes launches in between, and with
  * idle_s ends once none has been attached for that long.  One thread, so
- * nothing but a launch arriving delays an update; epoll, so a wakeup costs
+ * nothing but ACCEPT_BATCH launches arriving delays an update (a backlog
+ * still full after them waits for the next turn of the loop, which looks
+ * at the time first); epoll, so a wakeup costs
  * the same with 1 launch attached as with 1000; and its timeout is the
  * next update's time, so a quiet period is one system call.
  */
@@ -547,9 +512,9 @@ static void __attribute__((noreturn)) keep(struct daemon *d)
 				;
 			if (l >= 0) {
 				/* No spinning on a backlog we cannot take. */
-				if (!take_launches(d, ep, fd))
+				if (take_launches(d, ep, fd) < 0)
 					paused[l] = !epoll_ctl(ep, EPOLL_CTL_DEL, fd, NULL);
-			} else if (detach(&d->launches, fd) && !d->launches.n) {
+			} else if (launch_table_detach(&d->launches, fd) && !d->launches.n) {
 				idle_since = clock_ns(CLOCK_MONOTONIC);
 			}
 		}
@@ -639,6 +604,24 @@ static void __attribute__((noreturn)) usage(int status)
 	exit(status);
 }
 
+/*
+ * A launch is a descriptor while it runs: the daemon takes MAX_FILES
+ * where it may (root raises its hard limit), whatever the launch that
+ * started it had, else as many as its hard limit allows.  Returns how
+ * many launches they leave room for.
+ */
+static uint64_t own_files(void)
+{
+	struct rlimit files = { MAX_FILES, MAX_FILES };
+
+	if (setrlimit(RLIMIT_NOFILE, &files) < 0 && getrlimit(RLIMIT_NOFILE, &files) == 0) {
+		files.rlim_cur = files.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &files);
+	}
+	getrlimit(RLIMIT_NOFILE, &files);
+	return files.rlim_cur > 2 * SPARE_FDS ? files.rlim_cur - SPARE_FDS : SPARE_FDS;
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -652,26 +635,14 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct daemon d = {
-		.ready_fd = -1, .listeners = { -1, -1 }, .lock_fd = -1,
-		.launches.max_per_user = MAX_PER_USER,
-	};
+	struct daemon d = { .ready_fd = -1, .listeners = { -1, -1 }, .lock_fd = -1 };
 	char dir[PATH_MAX], why[256];
+	size_t per_user = MAX_PER_USER;
 	pid_t watchdog, keeper;
 	int opt;
 
-	struct rlimit files;
-
 	/* No one, the user included, reaches the pages through /proc/PID/mem. */
 	prctl(PR_SET_DUMPABLE, 0);
-	/* A launch is a descriptor while it runs: as many as we may, less
-	 * what the daemon itself needs. */
-	if (getrlimit(RLIMIT_NOFILE, &files) == 0) {
-		files.rlim_cur = files.rlim_max;
-		setrlimit(RLIMIT_NOFILE, &files);
-	}
-	getrlimit(RLIMIT_NOFILE, &files);
-	d.launches.max = files.rlim_cur > 2 * SPARE_FDS ? files.rlim_cur - SPARE_FDS : SPARE_FDS;
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 's': d.system = true; d.dir = TKD_SYSTEM_DIR; break;
@@ -686,8 +657,7 @@ int main(int argc, char **argv)
 				die("--timekeeper=%s: auto, mirror or steer", optarg);
 			break;
 		case 'p':
-			d.launches.max_per_user = number("max-launches-per-user", optarg, 1,
-							 INT_MAX);
+			per_user = number("max-launches-per-user", optarg, 1, INT_MAX);
 			break;
 		case 'h': usage(0);
 		default: usage(1);
@@ -695,6 +665,7 @@ int main(int argc, char **argv)
 	}
 	if (optind != argc)
 		usage(1);
+	launch_table_limits(&d.launches, own_files(), per_user);
 	/* Its pages would hold this namespace's clocks for every launch. */
 	if (!tkd_initial_time_ns())
 		die("in a time namespace of its own: it keeps the initial namespace's clocks, "
@@ -707,8 +678,11 @@ int main(int argc, char **argv)
 	if (d.ready_fd >= 0)
 		fcntl(d.ready_fd, F_SETFD, FD_CLOEXEC);
 	if (!socket_activated(&d)) {
-		/* Root's, 0755: every user's launches connect there. */
-		if (d.system && tkd_make_dir(d.dir, 0755, why, sizeof(why)))
+		/* Root's, 0755: every user's launches connect there.  Any
+		 * other is ours alone: no one else may replace our socket. */
+		if (d.system ? tkd_make_dir(d.dir, 0755, why, sizeof(why)) ||
+			       tkd_check_system_dir(why, sizeof(why))
+			     : tkd_check_dir(d.dir, getuid(), S_IWGRP | S_IWOTH, why, sizeof(why)))
 			die("%s", why);
 		take_lock(&d);
 		bind_sockets(&d);
@@ -735,7 +709,7 @@ int main(int argc, char **argv)
 		notify_open(&d);
 		notify("READY=1");
 		/* Readers may come now: no stall may outlast it. */
-		if (keeper_deadline_start(&d.deadline, d.status->update_hz) < 0)
+		if (timekeeper_arm_deadline(d.tk) < 0)
 			die("cannot arm the keeper's deadline: %s", strerror(errno));
 		keep(&d);
 	}

@@ -30,10 +30,12 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/un.h>
@@ -165,6 +167,11 @@ static int receive_hello(int sock, struct tkd_hello *h, int fds[TKD_NR_FDS],
 		return fail(why, whylen, "recvmsg: %s", strerror(errno));
 	if (n != sizeof(*h) || h->magic != TKD_MAGIC || h->version != TKD_VERSION)
 		return fail(why, whylen, "not a ppctime-timekeeperd of version %d", TKD_VERSION);
+	if (h->flags & TKD_HELLO_REFUSED_BUSY)
+		return fail(why, whylen, "this user connected too often just now");
+	if (h->flags & TKD_HELLO_REFUSED_ALL)
+		return fail(why, whylen, "it serves no more launches now (%u at most, of all "
+			    "users)", (unsigned)h->limit);
 	if (h->flags & TKD_HELLO_REFUSED)
 		return fail(why, whylen, "it serves no more launches of this user now (%u at "
 			    "most)", (unsigned)h->limit);
@@ -222,12 +229,42 @@ static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
 }
 
 /*
+ * What the daemon's process takes of the launch that starts it: nothing
+ * a service manager would not give it.  Its limits are the hard ones (a
+ * root launch's, which root may raise, are lifted; the daemon sets its
+ * descriptors itself), its priority the default (as far as the launch
+ * may raise it: a user's daemon serves that user alone), umask 022.
+ */
+static void as_a_service(void)
+{
+	static const int lifted[] = {
+		RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_DATA, RLIMIT_AS, RLIMIT_RSS, RLIMIT_RTTIME,
+	};
+	struct sched_param normal = { 0 };
+
+	for (size_t i = 0; i < sizeof(lifted) / sizeof(lifted[0]); i++) {
+		struct rlimit r = { RLIM_INFINITY, RLIM_INFINITY };
+
+		if (setrlimit(lifted[i], &r) < 0 && getrlimit(lifted[i], &r) == 0) {
+			r.rlim_cur = r.rlim_max;
+			setrlimit(lifted[i], &r);
+		}
+	}
+	sched_setscheduler(0, SCHED_OTHER, &normal);
+	setpriority(PRIO_PROCESS, 0, 0);
+	umask(022);
+}
+
+/*
  * Become the daemon's process in the child of spawn(): its own session,
- * in /, with nothing of the launch's but the ready pipe (as fd 3) and the
- * environment: stdio /dev/null (no one waiting for a pipe to close waits
- * for it), and stderr its log; signals as a new program's.  Inherited
- * descriptors go first, so that a launch short of them (ulimit -n) still
- * gets these.  With system, the machine's (in TKD_SYSTEM_DIR, dir).
+ * in /, with nothing of the launch's but the ready pipe (as fd 3): an
+ * environment of its own (a launch from a service would hand it its
+ * NOTIFY_SOCKET, WATCHDOG_USEC and LISTEN_*), the limits and priority of
+ * a service (as_a_service()), stdio /dev/null (no one waiting for a pipe
+ * to close waits for it), and stderr its log; signals as a new program's.
+ * Inherited descriptors go first, so that a launch short of them (ulimit
+ * -n) still gets these.  With system, the machine's (in TKD_SYSTEM_DIR,
+ * dir).
  */
 static void __attribute__((noreturn)) exec_daemon(const char *daemon_path, const char *dir,
 						  bool system, int ready_fd)
@@ -259,12 +296,13 @@ static void __attribute__((noreturn)) exec_daemon(const char *daemon_path, const
 		sigaction(sig, &dfl, NULL);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
+	as_a_service();
 	if (system)
 		snprintf(dir_arg, sizeof(dir_arg), "--system");
 	else
 		snprintf(dir_arg, sizeof(dir_arg), "--socket-dir=%s", dir);
-	execl(daemon_path, "ppctime-timekeeperd", dir_arg, "--idle-exit=30", "--ready-fd=3",
-	      (char *)NULL);
+	execle(daemon_path, "ppctime-timekeeperd", dir_arg, "--idle-exit=30", "--ready-fd=3",
+	       (char *)NULL, (char *const[]){ "PATH=/usr/sbin:/usr/bin:/sbin:/bin", NULL });
 	_exit(127);
 }
 

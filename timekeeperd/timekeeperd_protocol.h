@@ -30,8 +30,10 @@
  * its program runs, and the daemon counts the connections.  What it keeps
  * is bounded: one entry per process however often it connects, released
  * when the process ends (or the connection closes), at most `limit` per
- * user and as many in all as its descriptors allow; a launch past that
- * gets TKD_HELLO_REFUSED and keeps a timekeeper of its own.
+ * user and as many in all as its descriptors allow, and so many
+ * connections a user in a short time; a launch past that gets
+ * TKD_HELLO_REFUSED, saying which limit, and keeps a timekeeper of its
+ * own.
  */
 #ifndef TIMEKEEPERD_PROTOCOL_H
 #define TIMEKEEPERD_PROTOCOL_H
@@ -88,6 +90,9 @@ static inline uint64_t tkd_data_bytes(const struct vdso_layout *l)
 #define TKD_HELLO_PID_WATCHED	1u	/* the launch may hang up */
 #define TKD_HELLO_REFUSED	2u	/* no descriptors: its user has the most
 					   launches attached that it serves */
+#define TKD_HELLO_REFUSED_ALL	4u	/* with it: it serves the most in all */
+#define TKD_HELLO_REFUSED_BUSY	8u	/* with it: its user connected too often
+					   just now */
 
 struct tkd_hello {
 	uint32_t magic, version;
@@ -95,7 +100,7 @@ struct tkd_hello {
 	uint32_t nr_fds;
 	uint64_t page_stride;	/* between the pages of each data file */
 	uint32_t flags;		/* TKD_HELLO_* */
-	uint32_t limit;		/* launches served per user */
+	uint32_t limit;		/* launches served per user, or in all */
 };
 
 /*

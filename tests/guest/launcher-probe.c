@@ -21,6 +21,8 @@
  *                     of line and by how much at worst, per clock (run with
  *                     ppctime-run --host-time-syscalls, the system call is
  *                     the host kernel's, a judge of the data page)
+ *   steps CLOCK N     CLOCK read in a busy loop until it stepped N times (5 s
+ *                     at most): its resolution, its median and mean step
  *   orphan exit|wait  fork a child in a session of its own and exit (or wait
  *                     to be killed); the child, once this process is gone,
  *                     compares every clock with the system call 2 s and
@@ -28,6 +30,12 @@
  *   year              the year CLOCK_REALTIME and REALTIME_COARSE say it is,
  *                     and CLOCK_REALTIME's system call
  *   tz                the timezone gettimeofday() reports
+ *   shifted MS        for MS milliseconds, every realtime reading (the
+ *                     realtime clocks, gettimeofday, time, the system
+ *                     call): the earliest year seen, the largest step back
+ *                     of CLOCK_REALTIME (its vDSO and system call readings
+ *                     in turn) and the last timezone (a --realtime clock
+ *                     whose timekeeper dies meanwhile)
  *   auxv              the auxiliary vector, addresses as checks on them
  *   identity ARGS...  who the program is: /proc/self/exe (its target and
  *                     size), argv, AT_EXECFN, /proc/self/cmdline, and what
@@ -39,6 +47,7 @@
 #define _GNU_SOURCE
 #include <elf.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -304,6 +313,85 @@ static void compare_all(int after_s)
 	fflush(stdout);
 }
 
+static int by_value(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * The clock as a program busy reading it sees it, until it has stepped N
+ * times (or 5 s have passed): its resolution, and its median step (a
+ * coarse clock's tick; a reader kept from running a while sees a long
+ * step too, which the median leaves out) and mean step.
+ */
+static int clock_steps(int clock, int n)
+{
+	struct timespec res, start, now, t;
+	long long step[n], first = -1, last = -1;
+	int steps = 0;
+
+	clock_getres(clock, &res);
+	clock_gettime(CLOCK_MONOTONIC, &start);
+	do {
+		clock_gettime(clock, &t);
+		if (ns(&t) != last) {
+			if (first < 0)
+				first = ns(&t);
+			else
+				step[steps++] = ns(&t) - last;
+			last = ns(&t);
+		}
+		clock_gettime(CLOCK_MONOTONIC, &now);
+	} while (steps < n && ns(&now) - ns(&start) < 5000000000LL);
+	qsort(step, steps, sizeof(step[0]), by_value);
+	printf("res=%lld steps=%d median_step=%lld mean_step=%lld\n", ns(&res), steps,
+	       steps ? step[steps / 2] : 0, steps ? (last - first) / steps : 0);
+	return 0;
+}
+
+/* A shifted clock, across its timekeeper's death. */
+static int shifted_clock(long ms)
+{
+	static const int realtime_clocks[] = { CLOCK_REALTIME_COARSE, CLOCK_TAI };
+	struct timespec start, now, ts;
+	struct timeval tv;
+	struct timezone tz = { 0, 0 };
+	struct tm tm;
+	long long reads = 0, last = 0, back = 0, low = LLONG_MAX;
+	time_t year_of;
+
+	syscall_clock(CLOCK_MONOTONIC, &start);
+	do {
+		for (int i = 0; i < 2; i++) {
+			if (i)
+				syscall_clock(CLOCK_REALTIME, &ts);
+			else
+				clock_gettime(CLOCK_REALTIME, &ts);
+			if (reads++ && last - ns(&ts) > back)
+				back = last - ns(&ts);
+			last = ns(&ts);
+			low = ts.tv_sec < low ? ts.tv_sec : low;
+		}
+		for (size_t i = 0; i < sizeof(realtime_clocks) / sizeof(realtime_clocks[0]); i++) {
+			clock_gettime(realtime_clocks[i], &ts);
+			low = ts.tv_sec < low ? ts.tv_sec : low;
+		}
+		gettimeofday(&tv, &tz);
+		low = tv.tv_sec < low ? tv.tv_sec : low;
+		ts.tv_sec = time(NULL);
+		low = ts.tv_sec < low ? ts.tv_sec : low;
+		usleep(1000);
+		syscall_clock(CLOCK_MONOTONIC, &now);
+	} while (ns(&now) - ns(&start) < ms * 1000000LL);
+	year_of = low;
+	gmtime_r(&year_of, &tm);
+	printf("reads=%lld low_year=%d back=%lld minuteswest=%d dsttime=%d\n", reads,
+	       tm.tm_year + 1900, back, tz.tz_minuteswest, tz.tz_dsttime);
+	return 0;
+}
+
 static volatile sig_atomic_t terminated;
 
 /* A line per delivery, by write(): stdio is not for signal handlers. */
@@ -429,6 +517,10 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(cmd, "compare") && argc >= 4)
 		return compare_clocks(atol(argv[2]), argc - 3, argv + 3);
+	if (!strcmp(cmd, "steps") && argc == 4)
+		return clock_steps(clock_id(argv[2]), atoi(argv[3]) > 0 ? atoi(argv[3]) : 1);
+	if (!strcmp(cmd, "shifted") && argc == 3)
+		return shifted_clock(atol(argv[2]));
 	if (!strcmp(cmd, "orphan") && argc == 3)
 		return orphan(!strcmp(argv[2], "wait"));
 	if (!strcmp(cmd, "year")) {
@@ -462,6 +554,6 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fprintf(stderr, "usage: %s vdso|echo ARGS|env|exit N|signal N|signals|nofile|calls N CLOCK|"
-		"compare MS CLOCK...|orphan exit|wait|year|tz|auxv|identity ARGS|env\n", argv[0]);
+		"compare MS CLOCK...|steps CLOCK N|shifted MS|orphan exit|wait|year|tz|auxv|identity ARGS|env\n", argv[0]);
 	return 2;
 }

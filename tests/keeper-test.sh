@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# A keeper's schedule, the launch's own and the shared daemon's alike:
+# while a program reads its coarse clocks in a loop, they step at the
+# host's tick and say so (clock_getres), as under plain QEMU, which hands
+# them to the host; and a launch's own keeper stopped together with its
+# watchdog is ended by its own deadline, as the daemon's is, so the
+# coarse clocks stand still a few hundred ms at most, not for as long as
+# the stop.
+. "${srcdir:=.}/tests/test-lib.sh"
+
+run=$top_builddir/run/ppctime-run
+probes=$top_builddir/tests/guest
+make_work
+# The host's tick, as its coarse clocks have it.
+host_res=$("$PYTHON" -c 'import time; print(int(time.clock_getres(6) * 1e9))')
+
+# A program reads CLOCK in a loop until it stepped 100 times: its getres
+# is the host's, and its median step a tick (two where the keeper missed
+# one on a busy machine), where a keeper of sleeping programs updates
+# every 25-30 ms.
+check_coarse_steps() { # NAME CLOCK PROBE private|shared
+	name=$1
+	if [ "$4" = private ]
+	then launch -v --private-timekeeper "$3" steps "$2" 100
+	else launch -v "$3" steps "$2" 100; fi
+	res=$(value res) median=$(value median_step)
+	if [ "$status" -ne 0 ] || [ -z "$median" ] || ! has "$4 timekeeper" err; then
+		fail "$name" "status $status, or no $4 timekeeper"; show
+	elif [ "$res" != "$host_res" ]; then
+		fail "$name" "clock_getres says $res ns, the host's $host_res ns"
+	elif [ "$median" -gt $((2 * host_res)) ]; then
+		fail "$name" "it stepped by $median ns (median), the host's tick being $host_res ns"
+	else
+		pass "$name (getres $res ns as the host's; median step $median ns, mean $(value mean_step) ns over $(value steps))"
+	fi
+}
+
+# The launch's own keeper and its watchdog stopped for 2 s while the
+# program compares its coarse clock with the host's system call: the
+# keeper's deadline ends it (its pages go to mode NONE) long before.
+check_stopped_with_watchdog() { # NAME PROBE
+	"$run" -0 "$$-$1" --private-timekeeper --host-time-syscalls "$2" compare 3000 \
+		monotonic-coarse >"$work/out" 2>"$work/err" </dev/null &
+	launcher=$!
+	keeper=$(keeper_of "$$-$1")
+	freeze_keeper "$keeper"
+	wait $launcher
+	status=$?
+	frozen_verdict "$1"
+}
+
+plan $((2 * $(count $TARGETS) + 1))
+for t in $TARGETS; do
+	probe=$probes/launcher-probe-$t
+	if [ ! -x "$probe" ]; then
+		skip "coarse-steps-private-$t" "the probe is not built"
+		skip "coarse-steps-shared-$t" "the probe is not built"
+		continue
+	fi
+	check_coarse_steps "coarse-steps-private-$t" monotonic-coarse "$probe" private
+	check_coarse_steps "coarse-steps-shared-$t" realtime-coarse "$probe" shared
+	checked=$probe
+done
+if [ -n "${checked-}" ]; then
+	check_stopped_with_watchdog keeper-deadline "$checked"
+else
+	skip keeper-deadline "no probe built"
+fi
+exit $failed

@@ -1,0 +1,147 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The shared keeper's launch table (timekeeperd/launch_table.h), alone:
+ * no user may take more than half the launches it serves however its
+ * descriptors bound them, a refusal says which limit, a uid's burst of
+ * connections is cut at its budget without touching another's, an ended
+ * process no longer counts, and a running launch shows as one while a
+ * sleeping one does not.
+ */
+#define _GNU_SOURCE
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "host_clock_ns.h"
+#include "launch_table.h"
+#include "test_harness.h"
+
+static int ep;
+
+/* A child that spins (running) or sleeps until killed, and its pidfd. */
+static pid_t child(bool running, int *pidfd)
+{
+	pid_t pid = fork();
+
+	if (!pid) {
+		for (;;)
+			if (!running)
+				pause();
+	}
+	*pidfd = syscall(SYS_pidfd_open, pid, 0);
+	return pid;
+}
+
+static void end(pid_t pid)
+{
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
+static void test_shares(void)
+{
+	struct launch_table l = { 0 };
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	size_t of_uid;
+
+	case_begin("a user's share is half of what the descriptors allow");
+	launch_table_limits(&l, 96, 1024);
+	if (l.max != 96 || l.max_per_user != 48)
+		case_fail("96 launches in all: %zu in all, %zu per user", l.max, l.max_per_user);
+	launch_table_limits(&l, 65472, 1024);
+	if (l.max_per_user != 1024)
+		case_fail("65472 in all: %zu per user, not the 1024 asked", l.max_per_user);
+	case_end();
+
+	case_begin("each refusal says which limit");
+	launch_table_limits(&l, 4, 1024);
+	for (int fd = 0; fd < 2; fd++)
+		if (!launch_table_attach(&l, ep, 0, 1001, eventfd(0, EFD_CLOEXEC), now))
+			case_fail("attach: %m");
+	launch_table_find(&l, 0, 1001, &of_uid);
+	if (of_uid != 2 || launch_table_room(&l, of_uid) != LAUNCH_REFUSED_USER)
+		case_fail("uid 1001 with %zu of 2: not refused as a user", of_uid);
+	launch_table_find(&l, 0, 1002, &of_uid);
+	if (launch_table_room(&l, of_uid) != LAUNCH_SERVED)
+		case_fail("uid 1002 refused with %zu of 4 taken", l.n);
+	launch_table_attach(&l, ep, 0, 1002, eventfd(0, EFD_CLOEXEC), now);
+	launch_table_attach(&l, ep, 0, 1003, eventfd(0, EFD_CLOEXEC), now);
+	launch_table_find(&l, 0, 1004, &of_uid);
+	if (launch_table_room(&l, of_uid) != LAUNCH_REFUSED_ALL)
+		case_fail("uid 1004 with all 4 taken: not refused as all");
+	while (l.n)
+		launch_table_detach(&l, l.v[0].fd);
+	case_end();
+}
+
+static void test_connects(void)
+{
+	struct launch_table l = { 0 };
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	int served = 0;
+
+	case_begin("a uid's burst of connections is cut at its budget, another's is not");
+	for (int i = 0; i < 1000; i++)
+		served += launch_table_connect(&l, 2002, now) == LAUNCH_SERVED;
+	if (served != CONNECTS_PER_UID)
+		case_fail("%d of 1000 served in one window, not %d", served, CONNECTS_PER_UID);
+	if (launch_table_connect(&l, 1001, now) != LAUNCH_SERVED)
+		case_fail("another uid refused in the same window");
+	if (launch_table_connect(&l, 2002, now + CONNECT_WINDOW_NS) != LAUNCH_SERVED)
+		case_fail("the flooding uid refused in the next window");
+	for (uid_t uid = 3000; uid < 3000 + CONNECT_WINDOW_UIDS; uid++)
+		launch_table_connect(&l, uid, now + CONNECT_WINDOW_NS);
+	if (launch_table_connect(&l, 9999, now + CONNECT_WINDOW_NS) != LAUNCH_REFUSED_BUSY)
+		case_fail("a uid past %d in one window served", CONNECT_WINDOW_UIDS);
+	case_end();
+}
+
+static void test_processes(void)
+{
+	struct launch_table l = { 0 };
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	int busy_fd, idle_fd;
+	pid_t busy = child(true, &busy_fd), idle = child(false, &idle_fd);
+	struct timespec tenth = { 0, 100000000 };
+	size_t of_uid;
+
+	launch_table_limits(&l, 64, 1024);
+	case_begin("a live process counts, once");
+	launch_table_attach(&l, ep, idle, getuid(), idle_fd, now);
+	if (!launch_table_find(&l, idle, getuid(), &of_uid) || of_uid != 1)
+		case_fail("a live process not found");
+	case_end();
+
+	case_begin("a running launch shows as one, a sleeping one does not");
+	nanosleep(&tenth, NULL);
+	if (launch_table_ran(&l, 8, clock_ns(CLOCK_MONOTONIC)))
+		case_fail("a sleeping process taken as running");
+	launch_table_attach(&l, ep, busy, getuid(), busy_fd, clock_ns(CLOCK_MONOTONIC));
+	nanosleep(&tenth, NULL);
+	if (!launch_table_ran(&l, 8, clock_ns(CLOCK_MONOTONIC)))
+		case_fail("a spinning process not taken as running");
+	case_end();
+
+	end(busy);
+	end(idle);
+	case_begin("an ended process no longer counts");
+	if (launch_table_find(&l, idle, getuid(), &of_uid))
+		case_fail("an ended process found");
+	case_end();
+}
+
+int main(void)
+{
+	test_plan(6);
+	test_start_watchdog();
+	ep = epoll_create1(EPOLL_CLOEXEC);
+	test_shares();
+	test_connects();
+	test_processes();
+	return test_failures != 0;
+}
