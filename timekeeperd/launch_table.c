@@ -94,12 +94,26 @@ bool launch_table_detach(struct launch_table *l, int fd)
 	return false;
 }
 
+static bool ran(struct launch_table *l, size_t i, uint64_t now)
+{
+	struct launch *e = &l->v[i];
+
+	if (!e->looked || !timekeeper_reader_ran(&e->reader, now))
+		return false;
+	l->runner = i;
+	return true;
+}
+
 bool launch_table_ran(struct launch_table *l, size_t at_most, uint64_t now)
 {
-	for (size_t k = 0; k < at_most && k < l->n; k++) {
-		struct launch *e = &l->v[l->next_look++ % l->n];
+	size_t runner = l->runner;
 
-		if (e->looked && timekeeper_reader_ran(&e->reader, now))
+	if (runner < l->n && ran(l, runner, now))
+		return true;
+	for (size_t k = 0; k < at_most && k < l->n; k++) {
+		size_t i = l->next_look++ % l->n;
+
+		if (i != runner && ran(l, i, now))
 			return true;
 	}
 	return false;

@@ -38,6 +38,7 @@ struct launch_table {
 	struct launch *v;
 	size_t n, size, max, max_per_user;
 	size_t next_look;		/* where launch_table_ran() goes on */
+	size_t runner;			/* the last seen running, looked at first */
 	uint64_t window_ns;		/* the connection window's start */
 	size_t nr_connecting;
 	struct { uid_t uid; unsigned connects; } connecting[CONNECT_WINDOW_UIDS];
@@ -80,8 +81,9 @@ bool launch_table_attach(struct launch_table *l, int ep, pid_t pid, uid_t uid, i
  * is no launch's. */
 bool launch_table_detach(struct launch_table *l, int fd);
 
-/* Whether one of the next at_most launches ran since it was last looked
- * at (timekeeper_reader_ran()). */
+/* Whether the launch last seen running, or one of the next at_most, ran
+ * since it was last looked at (timekeeper_reader_ran()): a system call
+ * each, so a few a look, and a busy one found again at once. */
 bool launch_table_ran(struct launch_table *l, size_t at_most, uint64_t now);
 
 #endif /* PPCTIME_LAUNCH_TABLE_H */

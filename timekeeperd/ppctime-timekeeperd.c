@@ -75,7 +75,7 @@
 #define MAX_FILES		65536	/* descriptors, where the daemon may raise */
 #define SPARE_FDS		64	/* kept from launches: pages, sockets, epoll */
 #define ACCEPT_BATCH		16	/* connections taken between looks at the time */
-#define READERS_PER_LOOK	8	/* launches looked at per update */
+#define READERS_PER_LOOK	2	/* launches looked at a period, and the last runner */
 
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
