@@ -35,8 +35,8 @@ BENCH_DEPS += qemu10-fetch
 CHECK_DEPS += $(BENCH_PROGRAMS)
 CHECK_GLIBC_DEPS += $(BENCH_GLIBC_PROGRAMS)
 # pipeline-test.sh after glibc-smoke-test.sh: it renders that run's records.
-TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/glibc-smoke-test.sh \
-	$(srcdir)/benchtests/pipeline-test.sh
+TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/mca-test.sh \
+	$(srcdir)/benchtests/glibc-smoke-test.sh $(srcdir)/benchtests/pipeline-test.sh
 CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-smoke \
 	benchtests/pipeline-smoke
 

@@ -8,8 +8,9 @@
 # and only those.  Not how fast.
 . "${srcdir:=.}/tests/test-lib.sh"
 cd "$top_builddir" || exit 1
-export srcdir
-suites="insns timings timekeeper qemu"
+export srcdir LLVM_MCA
+# mca after insns: it models the calls insns traced.
+suites="insns mca timings timekeeper qemu"
 # A measure per suite, render; per target report.md, its summary and two
 # charts; the insns chart, the unknown suite, two compares, a bad record.
 plan $(($(count $suites) + 1 + 4 * $(count $TARGETS) + 1 + 1 + 2 + 1))
@@ -40,8 +41,8 @@ report=$out/report.md
 charts=
 for t in $TARGETS; do
 	missing=
-	for heading in "## $t" "### Summary" "### Instructions per call" "### The seeds' designs" "### Timings" \
-			"### timekeeper" "### Each QEMU"; do
+	for heading in "## $t" "### Summary" "### Instructions per call" "### Modelled cycles" "#### Floors" \
+			"### The seeds' designs" "### Timings" "### timekeeper" "### Each QEMU"; do
 		grep -qxF "$heading" "$report" 2>/dev/null || grep -qF "$heading (" "$report" 2>/dev/null ||
 			missing="$missing '$heading'"
 	done

@@ -9,6 +9,8 @@
  *   range vdso START END        the vDSO's text
  *   range libc START END        the C library's text
  *   mark begin ADDR / mark end ADDR
+ *   text WORD...                the vDSO's words from START, each read as
+ *                               the CPU fetches it (insn-count's streams)
  *   case ENTRY CLOCK REPEATS    one line per case, in call order
  */
 #define _GNU_SOURCE
@@ -178,6 +180,11 @@ int main(void)
 		if (ph[i].p_type == PT_LOAD)
 			vdso_end = (uintptr_t)eh + ph[i].p_vaddr + ph[i].p_memsz;
 	printf("range vdso %#lx %#lx\n", (unsigned long)eh, (unsigned long)vdso_end);
+	/* The trace has addresses only: what was executed is read here. */
+	fputs("text", stdout);
+	for (const uint32_t *w = (const void *)eh; (uintptr_t)w < vdso_end; w++)
+		printf(" %08x", (unsigned)*w);
+	putchar('\n');
 	print_range("libc", "libc.so");
 	printf("mark begin %#lx\nmark end %#lx\n",
 	       (unsigned long)code_address(insn_begin),

@@ -3,14 +3,18 @@
 
   ppctime-bench run          "make bench": machine, every measurer on every
                              target, render
-  ppctime-bench measure insns|timings|glibc|timekeeper|qemu TARGET...
+  ppctime-bench measure insns|mca|timings|glibc|timekeeper|qemu TARGET...
       run one measurer, its records into OUT/records/SUITE-TARGET.jsonl
+      (mca models the calls insns traced)
   ppctime-bench machine      what the figures ran on, into OUT/machine.json
   ppctime-bench render       every record validated, then OUT/report.md,
                              OUT/summary-TARGET.json and the charts
   ppctime-bench save NAME    OUT/records and machine.json into OUT/saved/NAME
   ppctime-bench compare NAME every figure against OUT/saved/NAME, with a
                              verdict, into OUT/compare-NAME.md
+  ppctime-bench model TARGET STREAMS
+                             modelled cycles of the instruction streams in
+                             STREAMS (insn-count --streams' format)
   ppctime-bench chroot-startup TARGET REPS STATIC_DIR
                              (the timekeeper measurer's, run by it in a
                              user and mount namespace of its own)
@@ -33,13 +37,14 @@ from . import progress, trees
 from .compare import command_compare, command_save
 from .keeper import command_chroot_startup, measure_timekeeper
 from .machine import command_machine
+from .mca import command_model, measure_mca
 from .measure import measure_glibc, measure_insns, measure_timings
 from .qemu import command_root_startup, measure_qemu
 from .records import write_records
 from .report import command_render
 
-MEASURERS = {"insns": measure_insns, "timings": measure_timings, "glibc": measure_glibc,
-             "timekeeper": measure_timekeeper, "qemu": measure_qemu}
+MEASURERS = {"insns": measure_insns, "mca": measure_mca, "timings": measure_timings,
+             "glibc": measure_glibc, "timekeeper": measure_timekeeper, "qemu": measure_qemu}
 
 
 def command_measure(args):
@@ -80,6 +85,10 @@ def main(script, installed):
     p = sub.add_parser("run")
     p.add_argument("targets", nargs="*")
     p.set_defaults(func=command_run)
+    p = sub.add_parser("model")
+    p.add_argument("target")
+    p.add_argument("streams")
+    p.set_defaults(func=command_model)
     sub.add_parser("machine").set_defaults(func=command_machine)
     sub.add_parser("render").set_defaults(func=command_render)
     p = sub.add_parser("save")

@@ -3,6 +3,7 @@
 microbenchmarks' timings and of glibc's benchtests: each runs its
 programs on one target and returns its records."""
 
+import glob
 import json
 import os
 import re
@@ -11,6 +12,7 @@ import subprocess
 import time
 
 from . import die, progress, trees
+from .mca import streams_path
 from .records import SYSROOT_GLIBC, linux_config, record
 
 
@@ -70,10 +72,16 @@ def linux_runs(description):
 
 
 def measure_insns(target, description, out):
-    """Exact instructions per call from QEMU's exec trace (insn-count)."""
+    """Exact instructions per call from QEMU's exec trace (insn-count);
+    ppctime's and Linux's images leave the instructions each call
+    executed in OUT/streams/ for the mca measurer."""
     harness = trees.TREE.program("vdso-insns", target)
     runs = [("ppctime", harness, [])] + [(config, harness, options)
                                          for config, options in linux_runs(description)]
+    streams = {config: streams_path(out, target, config) for config, _, _ in runs}
+    os.makedirs(os.path.join(out, "streams"), exist_ok=True)
+    for path in glob.glob(streams_path(out, target, "*")):
+        os.remove(path)
     sysroot = trees.TREE.sysroot(description)
     if sysroot and os.path.exists(f"{harness}-glibc"):
         runs.append((SYSROOT_GLIBC, f"{harness}-glibc", [f"--sysroot={sysroot}"]))
@@ -82,7 +90,8 @@ def measure_insns(target, description, out):
     records = []
     for config, program, options in runs:
         steps.step(config)
-        output = run([trees.TREE.insn_count, trees.TREE.run, program] + options,
+        output = run([trees.TREE.insn_count] + ([f"--streams={streams[config]}"] if config in streams
+                                                else []) + [trees.TREE.run, program] + options,
                      f"{target}: insn-count under {config}")
         for line in output.splitlines():
             m = re.match(r"^(\S+) (\S+) (~?)(\d+) (~?)(\d+)$", line)

@@ -9,14 +9,16 @@ import os
 from . import die, trees
 from .charts import chart_insns, chart_seeds, chart_speedup
 from .machine import machine_lines, read_machine
+from .mca import read_notes as read_mca_notes
 from .qemu import read_notes
 from .records import label, linux_configs, linux_version, read_records, validator
-from .tables import (SERVED, Results, keeper_cpu_bound, seed_rows, summary_rows, table_generic,
-                     table_glibc, table_insns, table_qemu_clock, table_qemu_startup, table_seeds,
-                     table_summary, table_timings)
+from .tables import (INSNS_GOAL, SERVED, Results, critical_lines, keeper_cpu_bound,
+                     mca_disagreements, seed_rows, summary_rows, table_floors, table_generic,
+                     table_glibc, table_insns, table_mca, table_qemu_clock, table_qemu_startup,
+                     table_seeds, table_summary, table_timings)
 
 # The suites with tables of their own; any other gets table_generic's.
-KNOWN_SUITES = ("insns", "timings", "glibc", "qemu")
+KNOWN_SUITES = ("insns", "mca", "timings", "glibc", "qemu")
 
 
 def qemu_lines(res, t, notes):
@@ -55,6 +57,57 @@ def qemu_lines(res, t, notes):
                f"{SERVED.get(notes['root_first'], notes['root_first'])}.", "",
                table_qemu_startup(res, t, "start-up as root")]
     return md + [f"All of it took {notes['seconds']:.0f} s.", ""]
+
+
+def mca_lines(res, t, notes):
+    """The mca suite's section: modelled cycles beside counts and TCG
+    times, what the model leaves out, the floors, where the three
+    measures disagree, the critical paths."""
+    llvm = f"LLVM {notes['llvm']}'s llvm-mca" if notes else "llvm-mca"
+    md = ["Each vDSO entry's executed instructions, in order (the exec trace's, branches",
+          f"resolved), run through {llvm} on its POWER9 and POWER10 scheduling models",
+          "(`-mcpu=pwr9`, `pwr10`; POWER8's has only itineraries, which llvm-mca cannot",
+          "run): `1x` cycles for one call from an empty pipeline, `b2b` cycles per call",
+          "back to back (runs of 101 calls and of one differenced).  Beside them the exact",
+          "instructions, what QEMU's TCG pays for besides (`branches`: each ends a",
+          "translated block; `tb reads`: each a helper call reading the host's counter),",
+          "and ns per call under TCG: user mode (vdsotest's entry call, median",
+          "[interquartile range]) and booted (`make bench`'s kernel boots, taking turns:",
+          "the median of the boots' medians [their range]).", "",
+          "What the model leaves out: the timebase read is a generic `mfspr` at the",
+          "model's latency, not the timebase's; `lwsync` orders nothing; every load hits",
+          "the L1 at its fixed latency, no cache or TLB miss; branches are predicted",
+          "perfectly and a taken one costs no fetch bubble; a call (`bl`, `bcl`) is",
+          "modelled as the branch it is, its link-register write free (llvm-mca would",
+          "charge a call 100 cycles); no SMT neighbour; ppc32's code on the 64-bit",
+          "cores.", "", table_mca(res, t),
+          "#### Floors", "",
+          "The floor: the instructions no correct implementation of the call can",
+          "avoid with Linux's data page and ABI (`benchtests/ppctime_bench/floors.py`",
+          "writes each out, group by group, with why): the data page found",
+          "PC-relative, the clock id checked, the seqcount's loads, test and two",
+          "`lwsync`s, the timebase read, the multiply and shift, the carry test,",
+          "the result stores, the CR0[SO] return; its path modelled as ppctime's is.",
+          "ppctime's distance from it in instructions and in modelled cycles back to",
+          "back (floors.py says what ppctime's generic C core behind thin assembly",
+          f"entries adds to each call).  Goal: at most {INSNS_GOAL}x the anchor's "
+          "instructions,", "or the floor where that is below it.", "", table_floors(res, t)]
+    disagreements = mca_disagreements(res, t)
+    md += ["#### Where the measures disagree", ""]
+    md += (disagreements + ["", "Modelled cycles rank what a POWER core would run; TCG time "
+                            "follows QEMU's translated blocks and helper calls (`mftb` is a "
+                            "helper reading the host's counter, each `blr` a lookup of the "
+                            "next block), and a few ns either way under a shared host's load.",
+                            ""]
+           if disagreements else ["None: instructions, modelled cycles and TCG time rank "
+                                  "ppctime and the anchor alike, or as `same`.", ""])
+    if notes:
+        md += ["#### Critical paths", "",
+               "llvm-mca's bottleneck analysis, back to back: the chain that bounds a call,",
+               "its first instruction then each that waits on the one before, for its",
+               "result or for a unit it holds.",
+               ""] + critical_lines(notes, res, t) + [""]
+    return md
 
 
 def linux_lines(res):
@@ -114,6 +167,8 @@ def command_render(args):
                    + (", 64-bit time_t" if t == "ppc32" else "") + "); ratio: ppctime over "
                    + (f"{label(linux[0])}." if linux else "Linux."),
                    "", table_insns(res, t)]
+        if res.calls("mca", t):
+            md += ["### Modelled cycles", ""] + mca_lines(res, t, read_mca_notes(args.out, t))
         # The seeds' variants: measured in a build tree only.
         if res.calls("insns", t) and len(seed_rows(res, t)) > 1:
             md += ["### The seeds' designs", "", "Instructions per call inside the vDSO.  "

@@ -329,3 +329,185 @@ def table_qemu_clock(res, t):
             rows.append([version, via, f"{names[0]} {plain.cell()}" if plain else "-",
                          f"{names[1]} {vdso.cell()}" if vdso else "-", cmp.cell() if cmp else "-"])
     return md_table(["QEMU", "via", "plain QEMU, ns", "ppctime-run, ns", "speedup"], rows)
+
+
+# The mca suite (mca.py): modelled cycles per call, with the counts and
+# the TCG times beside them, and the floors (floors.py).
+MCA_CPUS = (("pwr9", "P9"), ("pwr10", "P10"))
+# Booted: each boot's median (tests/boot/bench-kernel), judged by their range.
+BOOTED = "ns_per_call_boot"
+# The issue's goal in instructions, against the anchor, where the floor allows.
+INSNS_GOAL = 0.75
+
+
+def timed_entry(res, t, entry, clock):
+    """The C library's name of a vDSO entry, for the timings suite, which
+    names the entry a call reaches by it (the 64-bit one where there are
+    two); None for ppc32's 32-bit clock_gettime, which it does not time."""
+    name = entry[len("__kernel_"):]
+    name = name[:-2] if name.endswith("64") else name
+    return name if res.vdso_entry(t, name, clock) == entry else None
+
+
+def booted_config(res, t, config):
+    """The kernel suite's config of an image: ppctime's kernel, or the same
+    Linux as it is."""
+    configs = res.configs("kernel", t)
+    if config == "ppctime":
+        return next((c for c in configs if c.startswith("ppctime")), None)
+    return config if config in configs else None
+
+
+def mca_configs(res, t):
+    """ppctime, Linux's images (the anchor first), the floor: as measured."""
+    measured = res.configs("mca", t)
+    return [c for c in ["ppctime"] + res.linux("mca", t) + ["floor"] if c in measured]
+
+
+def mca_insns(res, t, config, entry, clock):
+    if config == "floor":
+        return res.get("mca", t, entry, clock, "floor", "insns_vdso")
+    return res.insns(t, config, entry, clock)
+
+
+def table_mca(res, t):
+    """Per call and image: instructions, cycles on each model (one call,
+    back to back), what TCG pays for beside the instructions (branches,
+    timebase reads), ns per call under TCG (user mode; booted)."""
+    rows = []
+    for entry, clock in res.calls("mca", t):
+        timed = timed_entry(res, t, entry, clock)
+        for config in mca_configs(res, t):
+            cycles = [res.get("mca", t, entry, clock, config, f"cycles{kind}_{cpu}")
+                      for cpu, _ in MCA_CPUS for kind in ("", "_b2b")]
+            user = res.get("timings", t, timed, clock, config, "ns_per_call") if timed else None
+            kconfig = booted_config(res, t, config)
+            booted = res.get("kernel", t, entry, clock, kconfig, BOOTED) if kconfig else None
+            rows.append([call_name(entry, clock), label(config),
+                         insns_cell(mca_insns(res, t, config, entry, clock))]
+                        + [number(f.median) if f else "-" for f in cycles]
+                        + [insns_cell(res.get("mca", t, entry, clock, config, m))
+                           for m in ("branches", "timebase_reads")]
+                        + [user.cell() if user else "-",
+                           f"{number(booted.median)} [{number(booted.min)}..{number(booted.max)}]"
+                           if booted else "-"])
+    return md_table(["call", "image", "insns"]
+                    + [f"{name} {kind}" for _, name in MCA_CPUS for kind in ("1x", "b2b")]
+                    + ["branches", "tb reads", "TCG ns", "booted ns"], rows)
+
+
+def distance(ours, floor):
+    if not ours or not floor:
+        return "-"
+    return f"{number(ours.median)} (+{number(ours.median - floor.median)})"
+
+
+def floor_rows(res, t):
+    """Per call: the floor and ppctime's distance from it, in instructions
+    and in modelled cycles back to back; the anchor's count, the goal."""
+    linux = res.linux("mca", t)
+    rows = []
+    for entry, clock in res.calls("mca", t):
+        floor = res.get("mca", t, entry, clock, "floor", "insns_vdso")
+        if not floor:
+            continue
+        ours = res.insns(t, "ppctime", entry, clock)
+        anchor = res.insns(t, linux[0], entry, clock) if linux else None
+        goal = max(floor.median, INSNS_GOAL * anchor.median) if anchor else None
+        met = ("-" if not ours or goal is None else
+               "met" if ours.median <= goal else f"not met (<= {number(int(goal))})")
+        cycles = []
+        for cpu, _ in MCA_CPUS:
+            f = res.get("mca", t, entry, clock, "floor", f"cycles_b2b_{cpu}")
+            o = res.get("mca", t, entry, clock, "ppctime", f"cycles_b2b_{cpu}")
+            a = res.get("mca", t, entry, clock, linux[0], f"cycles_b2b_{cpu}") if linux else None
+            cycles += [number(f.median) if f else "-", distance(o, f),
+                       number(a.median) if a else "-"]
+        rows.append([call_name(entry, clock), number(floor.median), distance(ours, floor),
+                     insns_cell(anchor), met] + cycles)
+    return rows
+
+
+def table_floors(res, t):
+    linux = res.linux("mca", t)
+    anchor = label(linux[0]) if linux else "Linux"
+    return md_table(["call", "floor insns", "ppctime (over)", anchor,
+                     f"goal {INSNS_GOAL}x or floor"]
+                    + [h for _, name in MCA_CPUS
+                       for h in (f"{name} floor", "ppctime (over)", anchor)], floor_rows(res, t))
+
+
+def mca_verdicts(res, t, entry, clock, anchor):
+    """Per measure, who is ahead, ppctime or ANCHOR ('same': neither), and
+    the two figures."""
+    pairs = [("instructions", mca_insns(res, t, "ppctime", entry, clock),
+              mca_insns(res, t, anchor, entry, clock), "insns")]
+    pairs += [(f"{name} b2b cycles",
+               res.get("mca", t, entry, clock, "ppctime", f"cycles_b2b_{cpu}"),
+               res.get("mca", t, entry, clock, anchor, f"cycles_b2b_{cpu}"), "cycles")
+              for cpu, name in MCA_CPUS]
+    timed = timed_entry(res, t, entry, clock)
+    if timed:
+        pairs.append(("TCG ns", res.get("timings", t, timed, clock, "ppctime", "ns_per_call"),
+                      res.get("timings", t, timed, clock, anchor, "ns_per_call"), "ns_per_call"))
+    verdicts = {}
+    for what, ours, theirs, metric in pairs:
+        cmp = compare(ours, theirs, metric)
+        if cmp:
+            verdicts[what] = ("same" if cmp.verdict == "same" else
+                              "ppctime" if cmp.verdict in ("better", "faster") else anchor,
+                              ours, theirs)
+    kconfig, kanchor = booted_config(res, t, "ppctime"), booted_config(res, t, anchor)
+    ours, theirs = (res.get("kernel", t, entry, clock, c, BOOTED) if c else None
+                    for c in (kconfig, kanchor))
+    if ours and theirs:
+        verdicts["booted ns"] = ("ppctime" if ours.max < theirs.min else
+                                 anchor if ours.min > theirs.max else "same", ours, theirs)
+    return verdicts
+
+
+def mca_disagreements(res, t):
+    """Where instructions, modelled cycles and TCG time do not rank
+    ppctime and the anchor alike: the figures, and what TCG pays for
+    beside the instructions, which the model does not (branches, each a
+    translated block; timebase reads, each a helper call)."""
+    linux = res.linux("mca", t)
+    if not linux:
+        return []
+    lines = []
+    for entry, clock in res.calls("mca", t):
+        verdicts = mca_verdicts(res, t, entry, clock, linux[0])
+        if len({v for v, _, _ in verdicts.values() if v != "same"}) < 2:
+            continue
+        figures = "; ".join(f"{what} {number(ours.median)} vs {number(theirs.median)}"
+                            f" ({label(v) if v != 'same' else 'same'})"
+                            for what, (v, ours, theirs) in verdicts.items())
+        shape = [(what, res.get("mca", t, entry, clock, "ppctime", m),
+                  res.get("mca", t, entry, clock, linux[0], m))
+                 for what, m in (("branches", "branches"), ("timebase reads", "timebase_reads"))]
+        more = [f"{number(o.median - a.median)} more {what}" for what, o, a in shape
+                if o and a and o.median > a.median]
+        cause = (f"ppctime runs {' and '.join(more)} under TCG, which the model prices low"
+                 if more else "ppctime runs no more branches or timebase reads than "
+                 f"{label(linux[0])}, what TCG pays for beside the instructions: the "
+                 "difference is the run's (its spread; booted, the load between boots) or "
+                 "TCG's cost per instruction, which is not a POWER core's")
+        lines.append(f"- {call_name(entry, clock)}, ppctime vs {label(linux[0])}: "
+                     f"{figures}. {cause}.")
+    return lines
+
+
+def critical_lines(notes, res, t):
+    """Each call's critical path on each model, ppctime's and the anchor's,
+    as llvm-mca's bottleneck analysis gives it."""
+    linux = res.linux("mca", t)
+    lines = []
+    for config in ["ppctime"] + linux[:1]:
+        for key, per_cpu in notes["critical"].get(config, {}).items():
+            entry, clock = key.split("/")
+            call = call_name(entry, None if clock == "-" else clock)
+            for cpu, cname in MCA_CPUS:
+                path = per_cpu.get(cpu) or ["(no dependency chain bounds it: dispatch does)"]
+                lines.append(f"- {label(config)}, {call}, {cname}: "
+                             + " → ".join(f"`{i}`" for i in path))
+    return lines

@@ -1,0 +1,64 @@
+#!/bin/sh
+# SPDX-License-Identifier: LGPL-2.1-or-later
+# The modelled-cycle measurer (ppctime-bench model, benchtests/ppctime_bench/
+# mca.py) on a hand-written instruction stream whose answer the scheduling
+# model documents: N dependent mulld r3,r3,r3, each waiting for the one
+# before, on POWER9.  LLVM's P9InstrResources.td puts MULLD among its
+# "5 cycle Restricted DP operation"s, so back to back a call costs N * 5
+# cycles exactly, and one call from an empty pipeline at least that.
+. "${srcdir:=.}/tests/test-lib.sh"
+set -e
+cd "$top_builddir"
+export srcdir
+plan 3
+make_work
+n=8
+latency=5
+# mulld RT,RA,RB: primary opcode 31, RT, RA, RB, XO 233 (Power ISA 3.0,
+# XO-form): 31<<26 | 3<<21 | 3<<16 | 3<<11 | 233<<1
+word=7c6319d2
+stream="__kernel_chain -"
+i=0
+while [ $i -lt $n ]; do
+	stream="$stream $word"
+	i=$((i + 1))
+done
+echo "$stream" >"$work/streams"
+# 0x7c6319d2 & ~1 is itself: no call for the measurer to rewrite.
+if [ -z "${PYTHON-}" ]; then
+	for c in 'one call' 'back to back' 'bad stream'; do
+		skip "$c" "no python3 with jsonschema (configure found none)"
+	done
+	exit 0
+fi
+if [ -z "${LLVM_MCA-}" ]; then
+	for c in 'one call' 'back to back' 'bad stream'; do
+		skip "$c" "no llvm-mca: install Debian's llvm"
+	done
+	exit 0
+fi
+export LLVM_MCA
+status=0
+"$PYTHON" "$srcdir/benchtests/ppctime-bench" model ppc64le "$work/streams" >"$work/out" 2>&1 || status=$?
+one=$(awk '$3 == "pwr9" { print $4 }' "$work/out")
+b2b=$(awk '$3 == "pwr9" { print $5 }' "$work/out")
+if [ $status -eq 0 ] && [ -n "$one" ] && [ "$one" -ge $((n * latency)) ]; then
+	pass "one call: $one cycles for $n dependent mulld (at least $((n * latency)))"
+else
+	fail "one call" "status $status, '${one}' cycles, not >= $((n * latency)): $(cat "$work/out")"
+fi
+if [ $status -eq 0 ] && [ "$b2b" = $((n * latency)) ]; then
+	pass "back to back: $b2b cycles a call, $n x mulld's $latency"
+else
+	fail "back to back" "status $status, '${b2b}' cycles a call, not $((n * latency)): $(cat "$work/out")"
+fi
+# A stream that is not one is refused, saying where.
+echo "__kernel_chain - 7c6319d2 xyz" >"$work/bad"
+if "$PYTHON" "$srcdir/benchtests/ppctime-bench" model ppc64le "$work/bad" >"$work/out" 2>&1; then
+	fail "bad stream" "accepted: $(cat "$work/out")"
+elif grep -q "bad:1: not ENTRY CLOCK WORD" "$work/out"; then
+	pass "bad stream: refused, with its line"
+else
+	fail "bad stream" "refused without saying where: $(cat "$work/out")"
+fi
+exit $failed
