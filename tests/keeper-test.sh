@@ -16,23 +16,25 @@ make_work
 host_res=$("$PYTHON" -c 'import time; print(int(time.clock_getres(6) * 1e9))')
 
 # A program reads CLOCK in a loop until it stepped 100 times: its getres
-# is the host's, and its median step a tick (two where the keeper missed
-# one on a busy machine), where a keeper of sleeping programs updates
-# every 25-30 ms.
+# is the host's, and a reading lags the fine clock by half a tick or so
+# (median; at most a tick and 2 ms on a busy machine), as it steps at every
+# tick, where a keeper of sleeping programs updates every 25-30 ms (a lag
+# of 12-15 ms).  Its lag, not its step, since a reader kept from running
+# on a crowded machine sees long steps whatever the keeper does.
 check_coarse_steps() { # NAME CLOCK PROBE private|shared
 	name=$1
 	if [ "$4" = private ]
 	then launch -v --private-timekeeper "$3" steps "$2" 100
 	else launch -v "$3" steps "$2" 100; fi
-	res=$(value res) median=$(value median_step)
-	if [ "$status" -ne 0 ] || [ -z "$median" ] || ! has "$4 timekeeper" err; then
+	res=$(value res) lag=$(value median_lag)
+	if [ "$status" -ne 0 ] || [ -z "$lag" ] || ! has "$4 timekeeper" err; then
 		fail "$name" "status $status, or no $4 timekeeper"; show
 	elif [ "$res" != "$host_res" ]; then
 		fail "$name" "clock_getres says $res ns, the host's $host_res ns"
-	elif [ "$median" -gt $((2 * host_res)) ]; then
-		fail "$name" "it stepped by $median ns (median), the host's tick being $host_res ns"
+	elif [ "$lag" -gt $((host_res + 2000000)) ]; then
+		fail "$name" "it lags by $lag ns (median), the host's tick being $host_res ns"
 	else
-		pass "$name (getres $res ns as the host's; median step $median ns, mean $(value mean_step) ns over $(value steps))"
+		pass "$name (getres $res ns as the host's; lag $lag ns, median step $(value median_step) ns over $(value steps))"
 	fi
 }
 

@@ -190,11 +190,12 @@ check_launch_watched() { # NAME TARGET PROBE
 		>"$work/out" 2>"$work/err" </dev/null &
 	launcher=$!
 	# QEMU runs in the launch's process: exec'd (a dynamic QEMU) or mapped
-	# there (a static one).
+	# there (a static one, from a sealed copy named as it where root runs it).
 	eval "qemu=\$QEMU_$2"
 	qemu=$(readlink -f "$qemu") now=
 	for i in $(seq 50); do
-		grep -qF "$qemu" "/proc/$launcher/maps" 2>/dev/null && now=$qemu && break
+		grep -qF -e "$qemu" -e "/memfd:${qemu##*/} " "/proc/$launcher/maps" 2>/dev/null &&
+			now=$qemu && break
 		[ -z "$(ps -o pid= --ppid "$launcher")" ] || break
 		sleep 0.1
 	done

@@ -284,7 +284,7 @@ int timekeeper_reader_ran(struct timekeeper_reader *r, uint64_t now)
 	ran = ts_ns(&cpu) - r->cpu_ns;
 	r->cpu_ns = ts_ns(&cpu);
 	r->looked_ns = now;
-	return ran && ran * 16 >= now - looked;
+	return ran && ran * 32 >= now - looked;
 }
 
 int timekeeper_readers_due(struct timekeeper *tk, uint64_t now)

@@ -162,9 +162,9 @@ int timekeeper_run(struct timekeeper *tk, pid_t reader);
 
 /*
  * A process that reads the pages, looked at now and then: whether it ran
- * since the last look (a sixteenth of the time at least: a program at
- * work, even on a crowded machine, not a sleeper's wakeups), by its
- * CPU-time clock.
+ * since the last look (a 32nd of the time at least: a program at work,
+ * even on a crowded machine, not a sleeper's wakeups), by its CPU-time
+ * clock.
  */
 struct timekeeper_reader {
 	clockid_t cpu_clock;

@@ -21,8 +21,9 @@
  *                     of line and by how much at worst, per clock (run with
  *                     ppctime-run --host-time-syscalls, the system call is
  *                     the host kernel's, a judge of the data page)
- *   steps CLOCK N     CLOCK read in a busy loop until it stepped N times (5 s
- *                     at most): its resolution, its median and mean step
+ *   steps CLOCK N     a coarse CLOCK read in a busy loop until it stepped N
+ *                     times (5 s at most): its resolution, its median and
+ *                     mean step, and how far it lags its fine clock (median)
  *   orphan exit|wait  fork a child in a session of its own and exit (or wait
  *                     to be killed); the child, once this process is gone,
  *                     compares every clock with the system call 2 s and
@@ -321,21 +322,29 @@ static int by_value(const void *a, const void *b)
 }
 
 /*
- * The clock as a program busy reading it sees it, until it has stepped N
- * times (or 5 s have passed): its resolution, and its median step (a
- * coarse clock's tick; a reader kept from running a while sees a long
- * step too, which the median leaves out) and mean step.
+ * The coarse clock CLOCK as a program busy reading it sees it, until it
+ * has stepped N times (or 5 s have passed): its resolution, its median
+ * and mean step (a tick; a reader kept from running a while sees a long
+ * step too, which the median leaves out), and the median of how far each
+ * reading lags its high-resolution clock, read just after (half a tick
+ * where it steps at every tick, however seldom the reader runs).
  */
 static int clock_steps(int clock, int n)
 {
+	enum { BUCKET_NS = 100000, BUCKETS = 2000 };
 	struct timespec res, start, now, t;
-	long long step[n], first = -1, last = -1;
-	int steps = 0;
+	long long step[n], first = -1, last = -1, lags = 0, seen = 0, lag;
+	static long long lagged[BUCKETS];
+	int fine = clock == CLOCK_REALTIME_COARSE ? CLOCK_REALTIME : CLOCK_MONOTONIC, steps = 0;
 
 	clock_getres(clock, &res);
 	clock_gettime(CLOCK_MONOTONIC, &start);
 	do {
 		clock_gettime(clock, &t);
+		clock_gettime(fine, &now);
+		lag = (ns(&now) - ns(&t)) / BUCKET_NS;
+		lagged[lag < 0 ? 0 : lag < BUCKETS ? lag : BUCKETS - 1]++;
+		lags++;
 		if (ns(&t) != last) {
 			if (first < 0)
 				first = ns(&t);
@@ -346,8 +355,11 @@ static int clock_steps(int clock, int n)
 		clock_gettime(CLOCK_MONOTONIC, &now);
 	} while (steps < n && ns(&now) - ns(&start) < 5000000000LL);
 	qsort(step, steps, sizeof(step[0]), by_value);
-	printf("res=%lld steps=%d median_step=%lld mean_step=%lld\n", ns(&res), steps,
-	       steps ? step[steps / 2] : 0, steps ? (last - first) / steps : 0);
+	for (lag = 0; lag < BUCKETS && (seen += lagged[lag]) < (lags + 1) / 2; lag++)
+		;
+	printf("res=%lld steps=%d median_step=%lld mean_step=%lld median_lag=%lld\n",
+	       ns(&res), steps, steps ? step[steps / 2] : 0, steps ? (last - first) / steps : 0,
+	       lag * BUCKET_NS);
 	return 0;
 }
 
