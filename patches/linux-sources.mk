@@ -17,7 +17,8 @@ LINUX_SERIES_VERSIONS = $(patsubst $(srcdir)/patches/linux-%/series.json,%,\
 	$(wildcard $(srcdir)/patches/linux-*/series.json))
 LINUX_SUITE_6.12 = trixie
 LINUX_SUITE_7.3 = trixie-backports
-LINUX_FETCH_GOALS = check check-all check-kernel kernels patches bench linux-vdso linux-fetch
+LINUX_FETCH_GOALS = check check-all check-kernel kernels patches bench linux-vdso linux-fetch \
+	lava-jobs check-lava
 
 # linux_tarball VERSION, linux_tree VERSION
 linux_tarball = $(if $(filter 6.1,$(1)),$(LINUX_SOURCE),linux-source/$(1)/root/usr/src/linux-source-$(1).tar.xz)

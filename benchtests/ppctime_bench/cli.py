@@ -12,6 +12,9 @@
   ppctime-bench save NAME    OUT/records and machine.json into OUT/saved/NAME
   ppctime-bench compare NAME every figure against OUT/saved/NAME, with a
                              verdict, into OUT/compare-NAME.md
+  ppctime-bench import-lava --device=DEVICE RESULTS...
+                             a LAVA lab's results of the booted
+                             benchmarks' jobs as records (kernel suite)
   ppctime-bench model TARGET STREAMS
                              modelled cycles of the instruction streams in
                              STREAMS (insn-count --streams' format)
@@ -36,6 +39,7 @@ import os
 from . import progress, trees
 from .compare import command_compare, command_save
 from .keeper import command_chroot_startup, measure_timekeeper
+from .lava import command_import_lava
 from .machine import command_machine
 from .mca import command_model, measure_mca
 from .measure import measure_glibc, measure_insns, measure_timings
@@ -89,6 +93,10 @@ def main(script, installed):
     p.add_argument("target")
     p.add_argument("streams")
     p.set_defaults(func=command_model)
+    p = sub.add_parser("import-lava")
+    p.add_argument("--device", required=True, help="the device the LAVA jobs ran on")
+    p.add_argument("results", nargs="+")
+    p.set_defaults(func=command_import_lava)
     sub.add_parser("machine").set_defaults(func=command_machine)
     sub.add_parser("render").set_defaults(func=command_render)
     p = sub.add_parser("save")

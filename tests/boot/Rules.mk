@@ -55,6 +55,10 @@ endef
 $(foreach t,$(TARGETS),$(foreach c,$(KERNEL_CONFIGS),$(eval $(call kernel_rules,$(t),$(c)))))
 endif
 
+# What /init runs, by initramfs (one a line; tests/boot/lava.mk's jobs too).
+INITRAMFS_TESTS_check = $(kernel_src)/check.tests $(if $(GUEST_KSFT),$(kernel_src)/ksft.tests)
+INITRAMFS_TESTS_bench = $(kernel_src)/bench.tests
+
 # The guest programs: init (static, Debian's libc) and kernel-test, built
 # against the sysroot's glibc statically and dynamically; the dynamic one
 # finds the sysroot's dynamic linker and libraries under /sysroot.
@@ -95,7 +99,7 @@ boot/initramfs-$(1)-bench.cpio: $(kernel_src)/bench.tests $(kernel_src)/mkinitra
 		boot/guest/init-$(1) benchtests/vdsotest-$(1)
 	$$(quiet) CPIO "$$@"
 	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
-		--tests=$(kernel_src)/bench.tests --root=/usr/$(TRIPLET_$(1)):/ \
+		$(INITRAMFS_TESTS_bench:%=--tests=%) --root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/vdsotest=benchtests/vdsotest-$(1)
 endef
 $(foreach t,$(TARGETS),$(eval $(call guest_rules,$(t))))
@@ -128,7 +132,7 @@ $(call check_initramfs,$(1),$(2)): $(kernel_src)/check.tests $(kernel_src)/mkini
 			$(GUEST_KSFT:%=boot/guest/ksft/$(1)/%))
 	$$(quiet) CPIO "$$@"
 	$(Q)$(PYTHON) $(kernel_src)/mkinitramfs --out=$$@ --init=boot/guest/init-$(1) \
-		--tests=$(kernel_src)/check.tests $(if $(GUEST_KSFT),--tests=$(kernel_src)/ksft.tests) \
+		$(INITRAMFS_TESTS_check:%=--tests=%) \
 		--root=$(call check_sysroot,$(1),$(2)):/sysroot --root=/usr/$(TRIPLET_$(1)):/ \
 		/bin/kernel-test-static=$(call check_guest_dir,$(2))/kernel-test-$(1)-static \
 		/bin/kernel-test-dynamic=$(call check_guest_dir,$(2))/kernel-test-$(1)-dynamic \
@@ -208,6 +212,8 @@ TESTS += $(if $(BOOTS),$(call boot_tests,$(BOOT_CI)),$(kernel_src)/kernel-boot-t
 	$(call vdso_tests,$(VDSO_CI))
 CHECK_ALL_DEPS += $(call boot_check_deps,$(BOOT_ALL)) $(call boot_tests,$(BOOT_ALL))
 CHECK_ALL_TESTS += $(call boot_tests,$(BOOT_ALL))
+
+include $(kernel_src)/lava.mk
 
 CLEANFILES += boot linux-src.lock
 .PHONY: kernels check-kernel FORCE
