@@ -53,10 +53,12 @@ check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
 CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
 TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
 
-# make check's proof of the upstream series within CI's time (a sysroot
-# is minutes of both cores a target): glibc GLIBC_PROOF_VERSION configured for
+# The proof that each patch of the upstream series builds on its own,
+# which no sysroot build gives: glibc GLIBC_PROOF_VERSION configured for
 # each target and the objects its series changes compiled, patch by patch
 # (tests/glibc/series-compile.sh), as tests/glibc-VERSION/series-compile.sh.
+# make check-all's: minutes of CI's that make check's sysroots and
+# series-test.sh (every series applies) leave it without.
 GLIBC_PROOF_VERSION = 2.43
 GLIBC_PROOF_TEST = tests/glibc-$(GLIBC_PROOF_VERSION)/series-compile.sh
 $(GLIBC_PROOF_TEST): Makefile
@@ -64,10 +66,8 @@ $(GLIBC_PROOF_TEST): Makefile
 	$(Q)printf '#!/bin/sh\nexec "%s/tests/glibc/series-compile.sh" %s "%s"\n' '$(srcdir)' \
 		$(GLIBC_PROOF_VERSION) '$(call glibc_pristine,$(GLIBC_PROOF_VERSION))' >$@
 	$(Q)chmod +x $@
-ifneq ($(GLIBC_SOURCE),)
-TESTS += $(GLIBC_PROOF_TEST)
-CHECK_DEPS += $(GLIBC_PROOF_TEST)
-endif
+CHECK_ALL_TESTS += $(GLIBC_PROOF_TEST)
+CHECK_ALL_DEPS += $(GLIBC_PROOF_TEST)
 
 # check-all: tests/glibc/sysroot-test.sh against each other version's
 # sysroots, as tests/sysroot-test-glibc-VERSION.sh (a name of its own, and

@@ -90,7 +90,7 @@ for target in $TARGETS; do
 	start=$(date +%s)
 	# shellcheck disable=SC2046
 	if ! (cd "$obj" && "$src/configure" $("$srcdir/sysdeps/build-glibc" --configure-options "$triplet") \
-		CC="${cross}gcc" CXX="${cross}g++" CFLAGS="-g -O2" CXXFLAGS="-g -O2") >"$log" 2>&1; then
+		CC="${cross}gcc" CXX="${cross}g++" CFLAGS="-O2" CXXFLAGS="-O2") >"$log" 2>&1; then
 		fail "glibc $version $target: configure" "$(tail -n 3 "$log" | tr '\n' ' ')"
 		continue
 	fi
