@@ -4,8 +4,8 @@
 #                     'make check-all' and 'make bench' run, the kernel and
 #                     initramfs by URL: LAVA_URL (default file:// of this
 #                     build tree) followed by their path in the build tree
-#   make check-lava   ('make check-all' runs it) each target's 'make check'
-#                     boot through LAVA's own dispatcher, lava-run, against
+#   make check-lava   ('make check-all' runs it) each target's boot of the
+#                     newest Linux through LAVA's own dispatcher, lava-run, against
 #                     LAVA's QEMU device type, and its results against the
 #                     harness's (boot/lava-run-test-BOOT.sh)
 # 'make check' validates every job against LAVA's job schema
@@ -25,8 +25,7 @@ lava_boot = --boot $(1) $(2) $(3) boot/$(call boot_kernel,$(2))/vmlinux $(4) \
 	$(INITRAMFS_TESTS_$(3))
 lava_check_boots = $(foreach b,$(2),$(call lava_boot,$(1),$(b),check,\
 	$(call check_initramfs,$(call boot_target,$(b)),$(call boot_glibc,$(b)))))
-LAVA_BOOTS = $(call lava_check_boots,check,$(BOOT_CI)) \
-	$(call lava_check_boots,check-all,$(BOOT_ALL) $(GLIBC_BOOTS)) \
+LAVA_BOOTS = $(call lava_check_boots,check-all,$(BOOTS) $(GLIBC_BOOTS)) \
 	$(foreach t,$(BOOT_TARGETS),$(foreach k,$(BENCH_KERNELS),\
 		$(call lava_boot,bench,$(t)-$(k),bench,boot/initramfs-$(t)-bench.cpio)))
 
