@@ -12,7 +12,7 @@ FUZZ_CC = clang
 FUZZ_CFLAGS = -std=gnu11 -g -O1 -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=all
 FUZZ_RUNS = 1000000
-FUZZ_PACKAGES = clang libclang-rt-14-dev
+FUZZ_PACKAGES = clang libclang-rt-dev
 
 fuzz_bin = elf/fuzz_vdso_image
 fuzz_srcs = $(srcdir)/elf/fuzz_vdso_image.c \

@@ -83,8 +83,10 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		prepare_files(&q, program, req, qemu_argv, n);
 	data_fd = take_data_pages(&w, t, req, &q);
 	if (req->verbose && q.mapped && !req->bundle)
-		fprintf(stderr, "ppctime-run: loader %s, %s static: mapped and entered here\n",
-			q.loader_name, qemu_argv[0]);
+		fprintf(stderr, "ppctime-run: loader %s, host vDSO %s (%s static: mapped and "
+			"entered here)\n", q.loader_name,
+			q.host_vdso_name ? q.host_vdso_name : "none: --host-time-syscalls",
+			qemu_argv[0]);
 	else if (req->verbose && !q.mapped)
 		fprintf(stderr, "ppctime-run: loader %s, preload %s (%s --preload)\n",
 			q.loader_name, q.argv[2], q.argv[0]);

@@ -75,6 +75,7 @@ struct qemu_launch {
 	const unsigned char *host_vdso;	/* its AT_SYSINFO_EHDR, or NULL: the kernel's */
 	const char *program;		/* PROGRAM's path (AT_EXECFN) */
 	const char *image_name, *loader_name;	/* for -v (binfmt_misc's launches: none) */
+	char *host_vdso_name;		/* for -v: the host vDSO's file, or NULL */
 	int loader_fd, image_fd;
 	unsigned long page_size;
 	struct timekeeper_target data;	/* what the data pages are for: the

@@ -228,10 +228,8 @@ void prepare_files(struct qemu_launch *q, const struct program_info *program,
 			       "with its own C library); --no-vdso runs this one", err);
 		qemu_arguments(q, req, 0, qemu_argv, n);
 		if (!req->host_time_syscalls) {
-			char *vdso = support_preload(HOST_VDSO_NAME);
-
-			q->host_vdso = map_host_program(vdso, HOST_VDSO_PARAMS_SIZE);
-			free(vdso);
+			q->host_vdso_name = support_preload(HOST_VDSO_NAME);
+			q->host_vdso = map_host_program(q->host_vdso_name, HOST_VDSO_PARAMS_SIZE);
 		}
 	} else {
 		preload = support_preload("ppctime-qemu-preload.so");

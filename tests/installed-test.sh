@@ -3,7 +3,8 @@
 # The installed ppctime-run, $bindir/ppctime-run, with none of the build
 # tree's launcher, loaders, preload or images: its --version, and per
 # target the build's powerpc probe (tests/guest/launcher-probe-TARGET) run
-# through it sees a vDSO, with the installed image, loader and preload; an
+# through it sees a vDSO, with the installed image, loader and preload (or
+# host vDSO, a static QEMU's); an
 # installed sysroot's compiler wrappers ($bindir/TRIPLET-ppctime-gcc, -g++)
 # build the probe and tests/glibc/cxx-probe.cc against it, and they run on
 # it; the installed ppctime-bench counts each target's instructions with
@@ -48,7 +49,10 @@ check_probe() {
 	status=0
 	"$run" -v "$@" "$probe" vdso >"$work/out" 2>"$work/err" </dev/null || status=$?
 	image=$(sed -n 's/^ppctime-run: [a-z0-9]* vDSO \(.*\), [0-9]*-byte pages.*/\1/p' "$work/err")
-	support=$(sed -n 's/^ppctime-run: loader \(.*\), preload \(.*\) (.* --preload)$/\1 \2/p' \
+	# a dynamic QEMU's loader and preload, or a static one's loader and
+	# host vDSO (Debian 13's plain QEMU)
+	support=$(sed -n -e 's/^ppctime-run: loader \(.*\), preload \(.*\) (.* --preload)$/\1 \2/p' \
+		-e 's/^ppctime-run: loader \(.*\), host vDSO \(\/.*\) (.* static: mapped and entered here)$/\1 \2/p' \
 		"$work/err")
 	if [ "$status" -ne 0 ]; then
 		fail "$name" "status $status: $(head -n 1 "$work/err")"
@@ -56,7 +60,7 @@ check_probe() {
 	     ! grep -q '\<listed=1\>' "$work/out" || ! grep -q '\<clock_gettime=0\>' "$work/out"; then
 		fail "$name" "no vDSO seen: $(head -n 1 "$work/out")"
 	elif [ -z "$image" ] || [ -z "$support" ]; then
-		fail "$name" "-v named no image, loader or preload: $(head -n 1 "$work/err")"
+		fail "$name" "-v named no image, loader, preload or host vDSO: $(head -n 1 "$work/err")"
 	else
 		from_build=
 		for f in $image $support; do
