@@ -29,9 +29,10 @@ DEPDIRS += benchtests
 BENCH_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t))
 BENCH_GLIBC_PROGRAMS = $(foreach t,$(TARGETS),benchtests/vdso-insns-$(t)-glibc)
 BENCH_DEPS += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) linux-vdso $(addsuffix .stamp,$(SYSROOTS))
-# The qemu suite's second QEMU, QEMU 10, fetched as make check fetches it
-# (tests/qemu10.mk), or why not left in tests/qemu10/why for the report.
-BENCH_DEPS += qemu10-fetch
+# The qemu suite's second QEMU, fetched as make check fetches it
+# (tests/second-qemu.mk), or why not left in tests/second-qemu/why for the
+# report.
+BENCH_DEPS += second-qemu-fetch
 CHECK_DEPS += $(BENCH_PROGRAMS)
 CHECK_GLIBC_DEPS += $(BENCH_GLIBC_PROGRAMS)
 # pipeline-test.sh after glibc-smoke-test.sh: it renders that run's records.

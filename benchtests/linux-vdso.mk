@@ -17,7 +17,7 @@ linux-vdso: $(foreach v,$(STOCK_VERSIONS),$(call linux_unpacked,$(v)))
 else
 linux-vdso:
 	$(Q)echo "linux-vdso: no kernel source: configure --with-linux-source=TARBALL" \
-		"(Debian package linux-source-6.1); not built"
+		"(Debian package linux-source); not built"
 endif
 
 CLEANFILES += linux-vdso

@@ -53,7 +53,7 @@ define make_linux_patches
 endef
 define no_linux_patches
 	$(Q)echo "patches: no Linux $(1) source here (configure --with-linux-source, Debian's" \
-		"linux-source-6.1, then make linux-fetch): patches/linux-$(1) not made"
+		"linux-source, then make linux-fetch): patches/linux-$(1) not made"
 
 endef
 patches: $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v))) glibc-fetch
@@ -129,5 +129,6 @@ CHECK_GLIBC_DEPS += glibc-fetch
 # The unpacked kernel trees are large: made with the other heavy parts.
 CHECK_GLIBC_DEPS += $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v)))
 TESTS += $(patches_src)/series-test.sh
+RELEASE_TESTS += $(patches_src)/series-test.sh
 CLEANFILES += tests/make-series.sh
 .PHONY: patches check-series-build

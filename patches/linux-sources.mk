@@ -1,12 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0
 # Where each Linux version with a series (patches/linux-VERSION) comes
-# from, and where it is unpacked (tests/boot/unpack-linux-source):
-#   6.1   the configured LINUX_SOURCE (Debian 12's linux-source-6.1, a
-#         Build-Depends), in linux-src/
-#   other the linux-source-VERSION package of LINUX_SUITE_VERSION, fetched
-#         by name from the machine's own Debian archive (build-aux/fetch-deb:
-#         a private apt list, dpkg -x, nothing installed) into
-#         linux-source/VERSION/root, once; in linux-src-VERSION/
+# from, and where it is unpacked (tests/boot/unpack-linux-source: 6.1's
+# in linux-src/, another's in linux-src-VERSION/):
+#   the host's  the configured LINUX_SOURCE, of LINUX_SOURCE_VERSION (the
+#               installed linux-source, a Build-Depends: 6.1 on Debian 12,
+#               6.12 on Debian 13)
+#   the others  the linux-source-VERSION package of LINUX_SUITE_VERSION,
+#               fetched by name from the machine's own Debian archive
+#               (build-aux/fetch-deb: a private apt list, dpkg -x, nothing
+#               installed) into linux-source/VERSION/root, once
 # Nothing of this without LINUX_SOURCE (no kernel work configured).
 # linux-source/fetched.mk says which versions are here (LINUX_FETCHED);
 # the goals that use the kernels make it first (make then reads it anew),
@@ -15,25 +17,27 @@
 
 LINUX_SERIES_VERSIONS = $(patsubst $(srcdir)/patches/linux-%/series.json,%,\
 	$(wildcard $(srcdir)/patches/linux-*/series.json))
+LINUX_SUITE_6.1 = bookworm
 LINUX_SUITE_6.12 = trixie
 LINUX_SUITE_7.3 = trixie-backports
 LINUX_FETCH_GOALS = check check-all check-kernel kernels patches bench linux-vdso linux-fetch \
+	check-release check-release-deps \
 	lava-jobs check-lava
 
 # linux_tarball VERSION, linux_tree VERSION
-linux_tarball = $(if $(filter 6.1,$(1)),$(LINUX_SOURCE),linux-source/$(1)/root/usr/src/linux-source-$(1).tar.xz)
+linux_tarball = $(if $(filter $(LINUX_SOURCE_VERSION),$(1)),$(LINUX_SOURCE),linux-source/$(1)/root/usr/src/linux-source-$(1).tar.xz)
 linux_tree = linux-src$(if $(filter-out 6.1,$(1)),-$(1))
 
 ifneq ($(LINUX_SOURCE),)
 LINUX_FETCHED =
 -include linux-source/fetched.mk
-LINUX_VERSIONS = $(sort 6.1 $(LINUX_FETCHED))
+LINUX_VERSIONS = $(sort $(LINUX_SOURCE_VERSION) $(LINUX_FETCHED))
 
 ifneq ($(filter $(LINUX_FETCH_GOALS),$(MAKECMDGOALS)),)
 linux-source/fetched.mk: $(srcdir)/patches/linux-sources.mk
 	$(Q)$(MKDIR_P) $(@D)
 	$(Q)echo '# Made by patches/linux-sources.mk: the Linux versions fetched' >$@.tmp
-	$(foreach v,$(filter-out 6.1,$(LINUX_SERIES_VERSIONS)),$(call fetch_deb,$(LINUX_SUITE_$(v)),\
+	$(foreach v,$(filter-out $(LINUX_SOURCE_VERSION),$(LINUX_SERIES_VERSIONS)),$(call fetch_deb,$(LINUX_SUITE_$(v)),\
 		linux-source-$(v),linux-source/$(v),echo 'LINUX_FETCHED += $(v)' >>$@.tmp;))
 	$(Q)mv $@.tmp $@
 endif
@@ -46,7 +50,6 @@ $(call linux_unpacked,$(1)): $(call linux_tarball,$(1)) $(srcdir)/tests/boot/unp
 	$(Q)touch $$@
 endef
 $(foreach v,$(LINUX_VERSIONS),$(eval $(call linux_unpack_rules,$(v))))
-LINUX_UNPACKED = $(call linux_unpacked,6.1)
 endif
 
 linux-fetch: $(if $(LINUX_SOURCE),linux-source/fetched.mk)

@@ -118,7 +118,7 @@ for v in $linux_series_versions; do
 		why=$(tail -n 1 "$top_builddir/linux-source/$v/why" 2>/dev/null || :)
 		for what in "is what 'make patches' makes" $(linux_patches "$v"); do
 			echo "SKIP: series: patches/linux-$v: $what: no Linux $v source${why:+ ($why)}:" \
-				"configure --with-linux-source (Debian's linux-source-6.1), then make linux-fetch"
+				"configure --with-linux-source (Debian's linux-source), then make linux-fetch"
 		done
 		continue ;;
 	esac

@@ -1,8 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # A launch as plain QEMU's, where launcher-test.sh does not look, with
-# configure's QEMU (Debian 12's dynamic 7.2) and QEMU 10's static one
-# (tests/qemu10, as make check fetches it): a clock shifted by --realtime
+# configure's QEMU and the second QEMU, of the other kind (tests/second-qemu,
+# as make check fetches it; the static one of the two is QEMU 10): a clock
+# shifted by --realtime
 # and --tz stays so once its timekeeper is gone (killed while stopped), a
 # static QEMU runs on when its file is overwritten, as exec keeps it, and
 # where it is not a PIE, the process bears QEMU's name, and what cannot be
@@ -27,12 +28,20 @@ case " $TARGETS " in
 esac
 probe=$top_builddir/tests/guest/launcher-probe-$t
 eval "qemu=\$QEMU_$t"
-qemu10=$top_builddir/tests/qemu10/root/usr/bin/${qemu##*/}
-if [ -f "$top_builddir/tests/qemu10/version" ]; then
-	no_qemu10=
+second=$top_builddir/tests/second-qemu/root/usr/bin/${qemu##*/}
+if [ -f "$top_builddir/tests/second-qemu/version" ] && [ ! -f "$top_builddir/tests/second-qemu/why" ]; then
+	no_second=
 else
-	no_qemu10="no QEMU 10: $(tail -n 1 "$top_builddir/tests/qemu10/why" 2>/dev/null ||
+	no_second="no second QEMU: $(tail -n 1 "$top_builddir/tests/second-qemu/why" 2>/dev/null ||
 		echo 'not fetched (make check fetches it)')"
+fi
+# The static one of the two, for what only a static QEMU has.
+if is_static "$qemu"; then
+	static=$qemu no_static=
+elif [ -z "$no_second" ] && is_static "$second"; then
+	static=$second no_static=
+else
+	static= no_static="no static QEMU: configure's is dynamic${no_second:+, $no_second}"
 fi
 
 # wait_ready: until the probe started in the background says "ready".
@@ -195,28 +204,28 @@ unprivileged() {
 five_files() { sh -c 'exec 3<&- 4<&-; ulimit -n 5 && exec "$@"' five_files "$@"; }
 
 plan 11
-for kind in configure qemu10; do
-	if [ $kind = qemu10 ] && [ -n "$no_qemu10" ]; then
-		skip "shifted-clock-keeper-stopped-$kind" "$no_qemu10"
-		skip "process-name-$kind" "$no_qemu10"
+for kind in configure second; do
+	if [ $kind = second ] && [ -n "$no_second" ]; then
+		skip "shifted-clock-keeper-stopped-$kind" "$no_second"
+		skip "process-name-$kind" "$no_second"
 		continue
 	fi
 	q=$qemu
-	[ $kind = qemu10 ] && q=$qemu10
+	[ $kind = second ] && q=$second
 	check_shifted_clock "shifted-clock-keeper-stopped-$kind" "$q"
 	check_name "process-name-$kind" "$q"
 done
-if [ -n "$no_qemu10" ]; then
-	skip static-qemu-overwritten "$no_qemu10"
+if [ -n "$no_static" ]; then
+	skip static-qemu-overwritten "$no_static"
 else
-	check_overwritten static-qemu-overwritten "${qemu10%/*}"
+	check_overwritten static-qemu-overwritten "${static%/*}"
 fi
-if [ -n "$no_qemu10" ]; then
-	skip static-system-qemu-shared "$no_qemu10"
+if [ -n "$no_static" ]; then
+	skip static-system-qemu-shared "$no_static"
 elif [ "$(id -u)" != 0 ] || ! unprivileged test -r "$probe" 2>/dev/null; then
 	skip static-system-qemu-shared "needs root, setpriv, and a build tree uid 65534 can read"
 else
-	check_system_qemu_shared static-system-qemu-shared "${qemu10%/*}"
+	check_system_qemu_shared static-system-qemu-shared "${static%/*}"
 fi
 
 check_not_pie static-qemu-not-pie
@@ -241,10 +250,10 @@ fi
 
 use_qemu=$qemu
 check_refused hard-limit-of-5-files-refused 'ulimit -Hn' five_files
-if [ -n "$no_qemu10" ]; then
-	skip hard-limit-of-5-files-refused-qemu10 "$no_qemu10"
+if [ -n "$no_second" ]; then
+	skip hard-limit-of-5-files-refused-second "$no_second"
 else
-	use_qemu=$qemu10
-	check_refused hard-limit-of-5-files-refused-qemu10 'ulimit -Hn' five_files
+	use_qemu=$second
+	check_refused hard-limit-of-5-files-refused-second 'ulimit -Hn' five_files
 fi
 exit $failed

@@ -17,7 +17,7 @@ fi
 failed=0
 
 # PPCTIME_QEMU, a directory (ppctime-run(1)): its QEMUs for the tests'
-# plain QEMU too, so that both run one QEMU (make check's QEMU 10 pass).
+# plain QEMU too, so that both run one QEMU (make check's second QEMU pass).
 if [ -d "${PPCTIME_QEMU-}" ]; then
 	for t in ${TARGETS-}; do
 		eval "QEMU_$t=\$PPCTIME_QEMU/\${QEMU_$t##*/}"
@@ -52,6 +52,13 @@ static_qemus() {
 		eval "set -- \"\$@\" \"\$QEMU_$t\""
 	done
 	sh "$srcdir/tests/qemu-user-static.sh" "$top_builddir/tests/qemu-user-static" "$@"
+}
+
+# is_static FILE: FILE is an ELF program without an interpreter, as a
+# static QEMU is.
+is_static() {
+	headers=$(LC_ALL=C readelf -lW "$1" 2>/dev/null) && [ -n "$headers" ] &&
+		case $headers in *'program interpreter'*) false ;; *) true ;; esac
 }
 
 # vdso_image TARGET: the vDSO image ppctime-run maps by default for TARGET.

@@ -22,10 +22,20 @@ time_limit=60
 # them (its clock_getres calls vdso_test_abi makes itself, to compare).
 time_calls='(clock_gettime|clock_gettime64|gettimeofday|time)'
 
+# Linux 6.1's selftests (tests/vdso-kselftest.mk): the host's source, or
+# fetched by name where the host has another.
+fetched=$top_builddir/linux-source/6.1
+why=
 if [ -z "$LINUX_SOURCE" ]; then
+	why="no Linux source: configure found none (--with-linux-source=TARBALL; Debian package linux-source)"
+elif [ "$LINUX_SOURCE_VERSION" != 6.1 ] && [ -f "$fetched/why" ]; then
+	why="no Linux 6.1 source: $(tail -n 1 "$fetched/why")"
+elif [ "$LINUX_SOURCE_VERSION" != 6.1 ] && [ ! -f "$fetched/version" ]; then
+	why="the host's Linux source is $LINUX_SOURCE_VERSION and 6.1's was not fetched (make linux-fetch)"
+fi
+if [ -n "$why" ]; then
 	plan 1
-	skip vdso-kselftest "no Linux source: configure found none\
- (--with-linux-source=TARBALL; Debian package linux-source-6.1)"
+	skip vdso-kselftest "$why"
 	exit 0
 fi
 # Each program on each target, and the vDSO check of each target.

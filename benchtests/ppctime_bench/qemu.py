@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The QEMU measurer: start-up and clock_gettime's cost, plain QEMU
 against ppctime-run, under each QEMU it runs, side by side: configure's
-(Debian 12's dynamic QEMU 7.2) and QEMU 10's static qemu-user
-(tests/qemu10, make qemu10-fetch); and start-up as root without systemd
+(Debian 12's dynamic QEMU 7.2, Debian 13's static 10) and the second QEMU
+of the other kind (tests/second-qemu, make second-qemu-fetch); and
+start-up as root without systemd
 (root-startup, in namespaces of its own)."""
 
 import json
@@ -41,14 +42,14 @@ def quiet_env(**more):
 
 def qemus(target, description):
     """[(version, its --version line, its path, plain QEMU's command,
-    ppctime-run's options)]: configure's QEMU, then QEMU 10's where it can
-    be had; and why not where it cannot."""
+    ppctime-run's options)]: configure's QEMU, then the second QEMU where
+    it can be had; and why not where it cannot."""
     name = os.path.basename(description["qemu"])
     configured = trees.TREE.qemu(target, description)
     if not configured:
         die(f"{target}: no {name} (Debian package qemu-user)")
     candidates = [(configured, [])]
-    directory, why = trees.TREE.qemu10_dir()
+    directory, why = trees.TREE.second_qemu_dir()
     if directory:
         if os.access(os.path.join(directory, name), os.X_OK):
             candidates.append((os.path.join(directory, name), [f"--qemu={directory}"]))
@@ -178,7 +179,7 @@ def measure_qemu(target, description, out):
             die(f"no {program}: make it first")
     found, why = qemus(target, description)
     if why:
-        progress(f"{target}: QEMU 10 not measured: {why}")
+        progress(f"{target}: the second QEMU not measured: {why}")
     turns = launches(found)
     steps = Progress(f"{target}: QEMU {' and '.join(v for v, *_ in found)},", 3 * reps + 1)
     directory = tempfile.mkdtemp(prefix="ppctime-bench-qemu-")
@@ -219,7 +220,7 @@ def measure_qemu(target, description, out):
         progress(f"{target}: no start-up as root measured: {root_why}")
     notes = {"target": target,
              "qemus": [{"version": v, "line": line, "path": path} for v, line, path, _, _ in found],
-             "qemu10_why": why, "root_why": root_why, "root_first": root and root["first"],
+             "second_qemu_why": why, "root_why": root_why, "root_first": root and root["first"],
              "rounds": {"start-up": 2 * reps, "clock_gettime": reps, "start-up as root": 2 * reps},
              "vdsotest_seconds": seconds, "seconds": time.monotonic() - begin}
     os.makedirs(out, exist_ok=True)

@@ -30,8 +30,8 @@ def qemu_lines(res, t, notes):
                 table_qemu_clock(res, t), table_qemu_startup(res, t, "start-up as root")]
     rounds = notes["rounds"]
     md = [f"- QEMU {q['version']}: `{q['line']}` ({q['path']})" for q in notes["qemus"]]
-    if notes["qemu10_why"]:
-        md.append(f"- QEMU 10: not measured: {notes['qemu10_why']}")
+    if notes["second_qemu_why"]:
+        md.append(f"- The second QEMU: not measured: {notes['second_qemu_why']}")
     md += ["", "Start-up of a program that reads the clock and exits, plain QEMU against",
            "ppctime-run with a daemon of the benchmark's own already running, "
            f"{rounds['start-up']} rounds,",
@@ -42,7 +42,7 @@ def qemu_lines(res, t, notes):
            f"a loop, {rounds['clock_gettime']} rounds):",
            "`entry`: syscall(2) under plain QEMU against the vDSO's entry called directly",
            "under ppctime-run; `libc`: the C library's clock_gettime under each (under",
-           "plain QEMU 10 through QEMU's own vDSO, which makes the system call).", "",
+           "a plain static QEMU through QEMU's own vDSO, which makes the system call).", "",
            table_qemu_clock(res, t),
            f"Start-up as root without systemd, {rounds['start-up as root']} rounds: root in a "
            "user, mount and network",

@@ -66,16 +66,18 @@ class BuildTree:
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         return (p.stdout.strip(), None) if p.returncode == 0 else (None, p.stderr.strip())
 
-    def qemu10_dir(self):
-        """QEMU 10's qemu-user, as make check fetches it (make qemu10-fetch,
-        tests/qemu10.mk): the directory of its QEMUs, or None and why."""
-        if os.path.exists("tests/qemu10/version"):
-            return os.path.abspath("tests/qemu10/root/usr/bin"), None
+    def second_qemu_dir(self):
+        """The second QEMU's qemu-user, as make check fetches it (make
+        second-qemu-fetch, tests/second-qemu.mk): the directory of its
+        QEMUs, or None and why."""
+        if os.path.exists("tests/second-qemu/version") and \
+                not os.path.exists("tests/second-qemu/why"):
+            return os.path.abspath("tests/second-qemu/root/usr/bin"), None
         try:
-            with open("tests/qemu10/why") as f:
+            with open("tests/second-qemu/why") as f:
                 why = f.read().strip().splitlines()[-1]
         except (OSError, IndexError):
-            why = "not fetched (make qemu10-fetch)"
+            why = "not fetched (make second-qemu-fetch)"
         return None, why
 
     def linux_images(self, description):
@@ -142,8 +144,8 @@ class InstalledTree(BuildTree):
             return "/usr/bin", None
         return None, "qemu-user-static is not installed"
 
-    def qemu10_dir(self):
-        return None, "QEMU 10 is fetched into a build tree (make bench there)"
+    def second_qemu_dir(self):
+        return None, "the second QEMU is fetched into a build tree (make bench there)"
 
     def linux_images(self, description):
         return []

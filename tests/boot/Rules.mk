@@ -18,7 +18,7 @@ kernel_src = $(srcdir)/tests/boot
 ppctime_config = ppctime$(if $(filter-out 6.1,$(1)),-$(1))
 PPCTIME_CONFIGS = $(foreach v,$(LINUX_VERSIONS),$(call ppctime_config,$(v)))
 LINUX_NEWEST = $(lastword $(LINUX_VERSIONS))
-STOCK_VERSIONS = $(sort 6.1 $(LINUX_NEWEST))
+STOCK_VERSIONS = $(sort $(filter 6.1,$(LINUX_VERSIONS)) $(LINUX_NEWEST))
 # And the newest with the series on ppc32 without the 32-bit time_t system
 # calls (time64.config), where its vDSO has only the time64 entries.
 TIME64_CONFIG = $(call ppctime_config,$(LINUX_NEWEST))-time64

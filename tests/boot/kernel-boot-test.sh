@@ -19,7 +19,7 @@ timeout=${BOOT_TEST_TIMEOUT:-900}
 
 if [ -z "$LINUX_SOURCE" ]; then
 	plan 1
-	echo "SKIP: kernel boot: no kernel source (configure --with-linux-source; Debian package linux-source-6.1)"
+	echo "SKIP: kernel boot: no kernel source (configure --with-linux-source; Debian package linux-source)"
 	exit 0
 fi
 vdso_only=
