@@ -4,7 +4,7 @@
 # ppctime-run, tests/vdso-check, tests/vdso-image-probe and the fuzzer
 # (elf/fuzz.mk) link.
 
-ELF_CPPFLAGS = -I$(srcdir)/elf -I$(srcdir)/include -I$(srcdir)/vdso-kernel/include
+ELF_CPPFLAGS = $(CONTRACT_CPPFLAGS)
 VDSO_IMAGE_OBJS = elf/elf_file.o elf/vdso_image.o elf/vdso_dynamic.o elf/vdso_guest_rules.o \
 	elf/vdso_notes.o elf/vdso_page_size.o
 ELF_PROGRAM_OBJS = elf/elf_program.o

@@ -7,7 +7,7 @@
 
 #include <string.h>
 
-#include "fail.h"
+#include "ppctime/fail.h"
 
 int elf_file_parse_header(struct elf_file *f, const void *buf, size_t len,
 			  char *err, size_t errlen)

@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "fail.h"
+#include "ppctime/fail.h"
 
 /* Program headers read at a time: a program's few in one read. */
 #define PHDR_CHUNK_ENTRIES 64

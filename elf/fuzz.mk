@@ -20,7 +20,7 @@ fuzz_srcs = $(srcdir)/elf/fuzz_vdso_image.c \
 fuzz_script = $(srcdir)/elf/fuzz-vdso-image.sh
 
 # One compile of many sources: its headers are named here.
-$(fuzz_bin): $(fuzz_srcs) $(wildcard $(srcdir)/elf/*.h $(srcdir)/include/*.h)
+$(fuzz_bin): $(fuzz_srcs) $(wildcard $(srcdir)/elf/*.h $(srcdir)/include/ppctime/*.h)
 	$(Q)command -v $(FUZZ_CC) >/dev/null || { echo "$(FUZZ_CC) not found: install the Debian packages $(FUZZ_PACKAGES)" >&2; exit 1; }
 	$(quiet) FUZZCC $@
 	$(Q)$(MKDIR_P) $(@D)

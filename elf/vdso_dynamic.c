@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fail.h"
+#include "ppctime/fail.h"
 
 static uint32_t elf_hash(const char *name)
 {

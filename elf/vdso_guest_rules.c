@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fail.h"
+#include "ppctime/fail.h"
 
 /* Program headers as the guest reads them: from the mapped image, taking
  * PT_DYNAMIC's p_vaddr (glibc's setup_vdso). */

@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fail.h"
+#include "ppctime/fail.h"
 
 /* Large enough for any vDSO, small enough that a wrong path is caught. */
 #define VDSO_IMAGE_MAX_SIZE (64u << 20)

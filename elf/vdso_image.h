@@ -190,7 +190,7 @@ int vdso_image_note_word(const struct vdso_image *img, const char *name,
 /*
  * The kernel page size the image was built for, read from its code: the
  * image finds its data pages, the layout's nr_pages of them
- * (vdso_layout.h), below itself, so each "bcl 20,31; mflr" address
+ * (ppctime/vdso_layout.h), below itself, so each "bcl 20,31; mflr" address
  * computation in its executable sections that lands below the image lands
  * in one of them, the deepest (the time data, which every image reads) in
  * the first: between nr_pages - 1 and nr_pages pages below, which gives

@@ -11,7 +11,7 @@
 
 #include <vdso/datapage.h>
 
-#include "fail.h"
+#include "ppctime/fail.h"
 
 int vdso_image_note_word(const struct vdso_image *img, const char *name, uint32_t type,
 			 uint32_t *word)

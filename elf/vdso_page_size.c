@@ -7,8 +7,8 @@
 
 #include <stdlib.h>
 
-#include "fail.h"
-#include "vdso_layout.h"
+#include "ppctime/fail.h"
+#include "ppctime/vdso_layout.h"
 
 /* Instructions the PC-relative address computations use. */
 #define PPC_BCL_ALWAYS_MASK	0xffff0003u

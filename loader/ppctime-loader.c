@@ -2,7 +2,7 @@
 /*
  * ppctime-loader: the part of exec a QEMU user-mode guest does not get.
  * Built as a static powerpc program per target; ppctime-run has QEMU run
- * it in PROGRAM's place (launch_protocol.h): QEMU was started as for
+ * it in PROGRAM's place (ppctime/launch_protocol.h): QEMU was started as for
  * PROGRAM itself, with PROGRAM's argv, AT_EXECFN and /proc/self/exe, and
  * loaded this loader instead, which finds its arguments in LAUNCH_ENV,
  *
@@ -35,7 +35,7 @@
 #include <linux/limits.h>
 #include <linux/mman.h>
 
-#include "launch_protocol.h"
+#include "ppctime/launch_protocol.h"
 
 extern const char __executable_start[];	/* from the linker */
 
@@ -473,7 +473,8 @@ static void load_object(int fd, const char *path, unsigned long page,
 
 /* [data_pages data pages][image], together at an address the system
  * picks, as the kernel's vdso setup maps them, each data page from its
- * place in the data file (launch_protocol.h); returns the image address. */
+ * place in the data file (ppctime/launch_protocol.h); returns the image
+ * address. */
 static unsigned long map_vdso(int data_fd, unsigned long data_pages, unsigned long page,
 			      int image_fd)
 {

@@ -3,13 +3,13 @@
 # data page with guest_clock.c, the vDSO's core built for the host
 # (host-arch/): preload/ppctime-qemu-preload.so, which also has a
 # dynamically linked QEMU load the loader in the program's place
-# (launch_protocol.h), a host shared object private to ppctime-run (no
+# (ppctime/launch_protocol.h), a host shared object private to ppctime-run (no
 # soname: nothing links with it); and preload/ppctime-host-vdso.so, a
 # static QEMU's vDSO (host_vdso.h).
 
-PRELOAD_CPPFLAGS = -fPIC -DHZ=$(HZ) -DVDSO_LAYOUT=VDSO_LAYOUT_6_1 -I$(srcdir)/preload \
-	-I$(srcdir)/preload/host-arch -I$(srcdir)/loader -I$(srcdir)/timekeeper -I$(srcdir)/include \
-	-I$(srcdir)/vdso-kernel/include
+# -I$(srcdir): the core, "vdso-kernel/lib/gettimeofday.c" (vdso_core.h).
+PRELOAD_CPPFLAGS = -fPIC -DHZ=$(HZ) -DVDSO_LAYOUT=VDSO_LAYOUT_6_1 $(CONTRACT_CPPFLAGS) \
+	-I$(srcdir)
 PRELOAD_OBJS = preload/qemu-preload.o preload/guest_clock.o
 $(eval $(call host_objects,preload,$(PRELOAD_CPPFLAGS)))
 

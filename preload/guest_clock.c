@@ -2,21 +2,20 @@
 /*
  * The guest's clocks read on the host (guest_clock.h): a native copy of
  * the data page's two clock sources and time info, from the guest's
- * layout (vdso_layout.h) into Linux 6.1's two vdso_data, then the vDSO's
- * core on the copy, built for the host and that layout by
- * host-arch/asm/vdso/gettimeofday.h.  No C library and no thread-local
- * state: the host vDSO (host-vdso.c) is built from it too.
+ * layout (ppctime/vdso_layout.h) into Linux 6.1's two vdso_data, then the
+ * vDSO's core on the copy, built for the host and that layout
+ * (vdso_core.h).  No C library and no thread-local state: the host vDSO
+ * (host-vdso.c) is built from it too.
  */
 #include "guest_clock.h"
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include <asm/vdso/gettimeofday.h>
-#include "../vdso-kernel/lib/gettimeofday.c"
+#include "vdso_core.h"
 
-#include "tsc.h"
-#include "vdso_layout.h"
+#include "ppctime/tsc.h"
+#include "ppctime/vdso_layout.h"
 
 static uint32_t load32(const struct guest_clock *g, const void *p)
 {

@@ -18,7 +18,7 @@
 #include <sys/time.h>
 #include <time.h>
 
-#include "timekeeper.h"
+#include "ppctime/page_target.h"
 
 /* What a call returns where the page does not serve it. */
 #define GUEST_CLOCK_UNSERVED	1

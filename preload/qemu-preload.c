@@ -1,15 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ppctime-qemu-preload.so: loaded into QEMU user mode by ppctime-run,
- * through the dynamic linker's --preload (launch_protocol.h).  QEMU 7.2's
- * main() loads the guest from getauxval(AT_EXECFD) when that is not 0,
- * the descriptor binfmt_misc's 'O' flag passes, and opens its program
- * argument only otherwise; this makes getauxval(AT_EXECFD) the loader's
- * descriptor, so QEMU runs the loader while everything it says about the
- * program (exec_path, argv, AT_EXECFN, /proc/self/exe, /proc/self/cmdline)
- * stays PROGRAM's, as without ppctime.  The descriptors come in a memfd,
- * not in the environment, which the guest can read as QEMU's
- * /proc/self/environ.
+ * through the dynamic linker's --preload (ppctime/launch_protocol.h).
+ * QEMU 7.2's main() loads the guest from getauxval(AT_EXECFD) when that is
+ * not 0, the descriptor binfmt_misc's 'O' flag passes, and opens its
+ * program argument only otherwise; this makes getauxval(AT_EXECFD) the
+ * loader's descriptor, so QEMU runs the loader while everything it says
+ * about the program (exec_path, argv, AT_EXECFN, /proc/self/exe,
+ * /proc/self/cmdline) stays PROGRAM's, as without ppctime.  The
+ * descriptors come in a memfd, not in the environment, which the guest can
+ * read as QEMU's /proc/self/environ.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -25,9 +25,9 @@
 #include <unistd.h>
 
 #include "guest_clock.h"
-#include "launch_protocol.h"
-#include "targets.h"
-#include "vdso_layout.h"
+#include "ppctime/launch_protocol.h"
+#include "ppctime/target_table.h"
+#include "ppctime/vdso_layout.h"
 
 /* glibc's own, under the name it also exports. */
 extern unsigned long __getauxval(unsigned long type);
@@ -56,19 +56,14 @@ static int find_launch_memfd(void)
 /* TARGET's pages in LAYOUT (a number); false for names that are none. */
 static bool target_pages(const char *name, const char *layout, struct timekeeper_target *t)
 {
+	const struct ppctime_target *target = ppctime_target_named(name);
 	char *end;
 	long id = strtol(layout, &end, 10);
 
-	if (end == layout || *end || !vdso_layout_find(id))
+	if (end == layout || *end || !vdso_layout_find(id) || !target)
 		return false;
-#define TARGET(n, tr, cls, be, img, so, ld, pg, qm)			\
-	if (!strcmp(name, n)) {						\
-		*t = (struct timekeeper_target){ (cls) == 64, be, id };	\
-		return true;						\
-	}
-	PPCTIME_TARGETS(TARGET)
-#undef TARGET
-	return false;
+	*t = ppctime_target_pages(target, id);
+	return true;
 }
 
 /*

@@ -6,9 +6,7 @@
 # run/ppctime-binfmt, binfmt_misc's handler, is ppctime-run by another
 # name; binfmt_misc's entries as a binfmt.d(5) file and a systemd unit.
 
-RUN_CPPFLAGS = -I$(srcdir)/run -I$(srcdir)/elf -I$(srcdir)/loader -I$(srcdir)/timekeeper \
-	-I$(srcdir)/timekeeperd -I$(srcdir)/include -I$(srcdir)/vdso-kernel/include \
-	-I$(srcdir)/preload \
+RUN_CPPFLAGS = $(CONTRACT_CPPFLAGS) -I$(srcdir) \
 	-DPACKAGE_VERSION='"$(VERSION)"' -DPACKAGE_BUGREPORT='"$(PACKAGE_BUGREPORT)"'
 $(eval $(call host_objects,run,$(RUN_CPPFLAGS)))
 DEPDIRS += run/installable

@@ -12,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "targets.h"
+#include "ppctime/target_table.h"
 
 /* Our entries' names: ENTRY_PREFIX TARGET. */
 #define ENTRY_PREFIX	"ppctime-"
@@ -26,32 +26,26 @@ struct entry {
 	unsigned char magic[MAGIC_LEN], mask[MAGIC_LEN];
 };
 
-#define BINFMT_TARGET(n, tr, cls, be, ...) { n, cls, be },
-static const struct { const char *name; int elf_class, big_endian; } targets[] = {
-	PPCTIME_TARGETS(BINFMT_TARGET)
-};
-#undef BINFMT_TARGET
-#define NR_TARGETS (sizeof(targets) / sizeof(targets[0]))
 
 /* As QEMU's entries: any OS ABI of the first four, ET_EXEC or ET_DYN. */
 static void make_entry(size_t i, struct entry *e)
 {
-	unsigned machine = targets[i].elf_class == 64 ? EM_PPC64 : EM_PPC;
-	int lo = targets[i].big_endian, hi = !lo;	/* bytes of a 16-bit field */
+	const struct ppctime_target *t = &ppctime_targets[i];
+	int lo = t->big_endian, hi = !lo;	/* bytes of a 16-bit field */
 
-	e->target = targets[i].name;
+	e->target = t->name;
 	snprintf(e->name, sizeof(e->name), ENTRY_PREFIX "%s", e->target);
 	memset(e->magic, 0, MAGIC_LEN);
 	memset(e->mask, 0xff, MAGIC_LEN);
 	memcpy(e->magic, ELFMAG, SELFMAG);
-	e->magic[EI_CLASS] = targets[i].elf_class == 64 ? ELFCLASS64 : ELFCLASS32;
-	e->magic[EI_DATA] = targets[i].big_endian ? ELFDATA2MSB : ELFDATA2LSB;
+	e->magic[EI_CLASS] = t->elf_class == 64 ? ELFCLASS64 : ELFCLASS32;
+	e->magic[EI_DATA] = t->big_endian ? ELFDATA2MSB : ELFDATA2LSB;
 	e->magic[EI_VERSION] = EV_CURRENT;
 	e->mask[EI_OSABI] = 0xfc;
 	e->magic[EI_NIDENT + lo] = ET_EXEC;
 	e->mask[EI_NIDENT + lo] = 0xfe;
-	e->magic[EI_NIDENT + 2 + lo] = machine & 0xff;
-	e->magic[EI_NIDENT + 2 + hi] = machine >> 8;
+	e->magic[EI_NIDENT + 2 + lo] = t->machine & 0xff;
+	e->magic[EI_NIDENT + 2 + hi] = t->machine >> 8;
 }
 
 static int write_file(const char *path, const char *text)
@@ -153,14 +147,15 @@ struct line {
 	char text[4608];
 };
 
-static int handled_lines(binfmt_handler_fn *handler, void *ctx, struct line lines[NR_TARGETS])
+static int handled_lines(binfmt_handler_fn *handler, void *ctx,
+			 struct line lines[PPCTIME_NR_TARGETS])
 {
 	int n = 0;
 
-	for (size_t i = 0; i < NR_TARGETS; i++) {
+	for (size_t i = 0; i < PPCTIME_NR_TARGETS; i++) {
 		struct line *l = &lines[n];
 		char *p = l->text;
-		int r = handler(targets[i].name, &l->h, ctx);
+		int r = handler(ppctime_targets[i].name, &l->h, ctx);
 
 		if (r < 0)
 			return -1;
@@ -183,7 +178,7 @@ static int handled_lines(binfmt_handler_fn *handler, void *ctx, struct line line
 
 int binfmt_print(binfmt_handler_fn *handler, void *ctx)
 {
-	static struct line lines[NR_TARGETS];
+	static struct line lines[PPCTIME_NR_TARGETS];
 	int n = handled_lines(handler, ctx, lines);
 
 	for (int i = 0; i < n; i++)
@@ -193,7 +188,7 @@ int binfmt_print(binfmt_handler_fn *handler, void *ctx)
 
 int binfmt_register(binfmt_handler_fn *handler, void *ctx)
 {
-	static struct line lines[NR_TARGETS];
+	static struct line lines[PPCTIME_NR_TARGETS];
 	int n;
 
 	if (check_mounted())
@@ -222,7 +217,7 @@ int binfmt_unregister(void)
 {
 	if (check_mounted())
 		return -1;
-	for (size_t i = 0; i < NR_TARGETS; i++) {
+	for (size_t i = 0; i < PPCTIME_NR_TARGETS; i++) {
 		struct entry e;
 		int r;
 

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_file.h"
-#include "fail.h"
-#include "host_vdso.h"
+#include "elf/elf_file.h"
+#include "ppctime/fail.h"
+#include "preload/host_vdso.h"
 #include "userland_exec.h"
 
 #ifndef MFD_EXEC

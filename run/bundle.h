@@ -28,7 +28,7 @@
 
 /* One target's parts, as the handler finds them mapped. */
 struct bundle {
-	const char *target;		/* targets.h's name */
+	const char *target;		/* its name in ppctime_targets[] */
 	unsigned long page_size;	/* the image's, checked at registration */
 	int layout;			/* its data layout, likewise */
 	const unsigned char *qemu;	/* QEMU's first byte, its address 0 */

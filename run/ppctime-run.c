@@ -10,8 +10,8 @@
  * and start the timekeeper in a child process (named ppctime-tk) that
  * keeps them current, and start QEMU as for PROGRAM itself but loading
  * the guest loader (ppctime-loader-TARGET) in its place
- * (launch_protocol.h), which maps the pages and the image in the guest and
- * enters PROGRAM.  This process becomes QEMU, as under plain QEMU: one
+ * (ppctime/launch_protocol.h), which maps the pages and the image in the
+ * guest and enters PROGRAM.  This process becomes QEMU, as under plain QEMU: one
  * process, its pid, signals, status and core dump the program's.  The
  * daemon watches it.  With a timekeeper of its own (or a daemon that
  * cannot watch it), a detached watchdog starts the keeper, kills it if it
@@ -38,8 +38,8 @@
 #include <sys/prctl.h>
 
 #include "bundle.h"
+#include "ppctime/vdso_layout.h"
 #include "run.h"
-#include "vdso_layout.h"
 
 void refuse_with(int status, const char *fmt, ...)
 {
@@ -71,7 +71,7 @@ static void __attribute__((noreturn))
 run_with_vdso(const struct program_info *program, struct request *req,
 	      char **qemu_argv, int n)
 {
-	const struct target *t = program->target;
+	const struct ppctime_target *t = program->target;
 	struct qemu_launch q = { .program = req->program_argv[0] };
 	struct watch w = { .keeper_fd = -1, .daemon_fd = -1, .sigchld_fd = -1 };
 	int data_fd, program_fd;

@@ -14,9 +14,10 @@
 #include <sys/types.h>
 
 #include "binfmt.h"
-#include "keeper_watch.h"
-#include "launch_protocol.h"
-#include "timekeeper.h"
+#include "ppctime/launch_protocol.h"
+#include "ppctime/target_table.h"
+#include "timekeeper/keeper_watch.h"
+#include "timekeeper/timekeeper.h"
 
 struct bundle;
 struct vdso_image;
@@ -24,21 +25,9 @@ struct vdso_image;
 /* --qemu's default, for launches that take no options (binfmt_misc's). */
 #define QEMU_ENV	"PPCTIME_QEMU"
 
-struct target {
-	const char *name;
-	int elf_class;
-	bool big_endian;
-	uint16_t machine;
-	const char *qemu;		/* configure's path; the PATH is searched too */
-	const char *triplet;
-	const char *image;		/* default vDSO, in vdso-kernel/ or pkglibdir */
-	const char *loader;		/* in LOADER_DIR (run_support.c) */
-	struct timekeeper_target tk_target;	/* its layout the launch's */
-};
-
 /* What ppctime-run needs to know about PROGRAM before starting it. */
 struct program_info {
-	const struct target *target;
+	const struct ppctime_target *target;
 	bool dynamic;			/* has PT_INTERP */
 	int fd;				/* open, close-on-exec */
 };
@@ -65,8 +54,8 @@ struct request {
 
 /*
  * How QEMU is started on the loader: through the host's dynamic linker
- * with the preload (launch_protocol.h), or mapped in this process and
- * entered there (userland_exec.h): a static QEMU, or, in the chroot
+ * with the preload (ppctime/launch_protocol.h), or mapped in this process
+ * and entered there (userland_exec.h): a static QEMU, or, in the chroot
  * handler, the one the kernel mapped with the bundle (bundle.h).
  */
 struct qemu_launch {
@@ -114,7 +103,7 @@ void parse_binfmt_arguments(int argc, char **argv, struct request *req);
 /* run_program.c */
 int open_regular(const char *path, int status);
 void read_program_header(const char *path, int fd, struct program_info *info);
-const struct target *target_named(const char *name);
+const struct ppctime_target *target_named(const char *name);
 
 /*
  * run_support.c, the one file built once per tree (run/Rules.mk):
@@ -122,19 +111,19 @@ const struct target *target_named(const char *name);
  * malloc'd; refused if missing, but where it may be missing: then NULL.
  */
 char *support_daemon(void);
-char *support_image(const struct target *t);
-char *support_loader(const struct target *t, bool required);
+char *support_image(const struct ppctime_target *t);
+char *support_loader(const struct ppctime_target *t, bool required);
 char *support_preload(const char *name);
 char *support_handler(const char *name);
-const char *find_qemu(const struct target *t, const char *choice);
-void static_qemu(const struct target *t, const char *dir, char *path, size_t len);
+const char *find_qemu(const struct ppctime_target *t, const char *choice);
+void static_qemu(const struct ppctime_target *t, const char *dir, char *path, size_t len);
 
 /* run_image.c */
-unsigned long check_image(const char *path, const struct target *t,
+unsigned long check_image(const char *path, const struct ppctime_target *t,
 			  unsigned long page_size, struct vdso_image *img, int *layout);
 
 /* run_keeper.c */
-int take_data_pages(struct watch *w, const struct target *t, struct request *req,
+int take_data_pages(struct watch *w, const struct ppctime_target *t, struct request *req,
 		    const struct qemu_launch *q);
 pid_t start_timekeeper(struct timekeeper *tk, pid_t reader);
 
@@ -146,8 +135,8 @@ void prepare_files(struct qemu_launch *q, const struct program_info *program,
 		   const struct request *req, char **qemu_argv, int n);
 void prepare_bundled(struct qemu_launch *q, const struct request *req,
 		     char **qemu_argv, int n);
-void qemu_clock(struct qemu_launch *q, const struct target *t, const struct request *req,
-		int data_fd);
+void qemu_clock(struct qemu_launch *q, const struct ppctime_target *t,
+		const struct request *req, int data_fd);
 void enter_qemu(const struct qemu_launch *q);
 void exec_plain_qemu(char **qemu_argv);
 

@@ -12,16 +12,16 @@
 #include <unistd.h>
 
 #include "bundle.h"
-#include "host_vdso.h"
+#include "elf/vdso_image.h"
+#include "preload/host_vdso.h"
 #include "run.h"
-#include "vdso_image.h"
 
 /* The dynamic handler (BINFMT_HANDLER in HANDLER_DIR, or
  * --binfmt-print's) for a target that is built. */
 static int host_handler(const char *target, struct binfmt_handler *h, void *ctx)
 {
 	const struct request *req = ctx;
-	const struct target *t = target_named(target);
+	const struct ppctime_target *t = target_named(target);
 	char *loader, *dir;
 
 	loader = support_loader(t, false);
@@ -51,7 +51,7 @@ static int host_handler(const char *target, struct binfmt_handler *h, void *ctx)
 static int register_handler(const char *target, struct binfmt_handler *h, void *ctx)
 {
 	const struct request *req = ctx;
-	const struct target *t = target_named(target);
+	const struct ppctime_target *t = target_named(target);
 	char qemu[PATH_MAX], err[512];
 	char *handler, *loader, *image, *host_vdso;
 	struct vdso_image img;

@@ -21,11 +21,11 @@
 #include <unistd.h>
 
 #include "bundle.h"
-#include "elf_program.h"
-#include "host_vdso.h"
+#include "elf/elf_program.h"
+#include "elf/vdso_image.h"
+#include "ppctime/vdso_layout.h"
+#include "preload/host_vdso.h"
 #include "run.h"
-#include "vdso_image.h"
-#include "vdso_layout.h"
 #include "userland_exec.h"
 
 /* RLIMIT_NOFILE as the caller set it, QEMU's (enter_qemu()).  Ours is the
@@ -73,7 +73,7 @@ static char *host_interpreter(int fd)
 
 /*
  * The dynamic linker that runs a dynamic QEMU with the preload
- * (launch_protocol.h), its interpreter interp: the preload is built for
+ * (ppctime/launch_protocol.h), its interpreter interp: the preload is built for
  * this program's C library, so QEMU must be linked with this program's
  * dynamic linker, as Debian 12's qemu-user is.
  */
@@ -117,7 +117,8 @@ int for_qemu(int fd, const char *what)
 }
 
 /* The memfd, found by its name, the preload takes LOADER_FD and the loader's
- * arguments from (launch_protocol.h): none of them is in QEMU's environment. */
+ * arguments from (ppctime/launch_protocol.h): none of them is in QEMU's
+ * environment. */
 static void launch_memfd(int loader_fd, const char *target, int layout, bool host_time,
 			 const struct guest_shift *shift, const char *launch, const char *comm)
 {
@@ -185,16 +186,16 @@ static const unsigned char *map_host_program(const char *path, size_t below)
 void prepare_files(struct qemu_launch *q, const struct program_info *program,
 		   const struct request *req, char **qemu_argv, int n)
 {
-	const struct target *t = program->target;
+	const struct ppctime_target *t = program->target;
 	const char *image_path = req->image_path;
 	struct vdso_image image;
 	char *loader, *preload, *interp, err[512], magic[2];
-	int fd;
+	int fd, layout;
 
 	if (!image_path)
 		image_path = support_image(t);
-	q->data = t->tk_target;
-	q->page_size = check_image(image_path, t, req->page_size, &image, &q->data.layout);
+	q->page_size = check_image(image_path, t, req->page_size, &image, &layout);
+	q->data = ppctime_target_pages(t, layout);
 	q->image_fd = sealed_memfd("ppctime-vdso-image", image.elf.buf, image.elf.len);
 	vdso_image_free(&image);
 	loader = support_loader(t, true);
@@ -260,8 +261,7 @@ void prepare_bundled(struct qemu_launch *q, const struct request *req,
 	if (!req->host_time_syscalls)
 		q->host_vdso = b->host_vdso;
 	q->page_size = b->page_size;
-	q->data = target_named(b->target)->tk_target;
-	q->data.layout = b->layout;
+	q->data = ppctime_target_pages(target_named(b->target), b->layout);
 	q->image_fd = sealed_memfd("ppctime-vdso-image", b->image, b->image_size);
 	q->loader_fd = sealed_memfd("ppctime-loader", b->loader, b->loader_size);
 }
@@ -289,7 +289,7 @@ static struct guest_shift launch_shift(const struct timekeeper_options *o, bool 
 
 /* QEMU's own time calls read the guest's data pages, data_fd, as the
  * guest's vDSO does: through the preload, or the host vDSO. */
-void qemu_clock(struct qemu_launch *q, const struct target *t, const struct request *req,
+void qemu_clock(struct qemu_launch *q, const struct ppctime_target *t, const struct request *req,
 		int data_fd)
 {
 	struct guest_shift shift = launch_shift(&req->tk_options, req->host_time_syscalls);

@@ -9,15 +9,15 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "elf/vdso_image.h"
 #include "run.h"
-#include "vdso_image.h"
 
 /*
  * Loads the image at path into img if a t program can run with it, with
  * data pages of page_size bytes (0: the size it was built for, returned)
  * in the layout its notes say (*layout).
  */
-unsigned long check_image(const char *path, const struct target *t,
+unsigned long check_image(const char *path, const struct ppctime_target *t,
 			  unsigned long page_size, struct vdso_image *img, int *layout)
 {
 	unsigned char ident[EI_NIDENT];

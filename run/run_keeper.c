@@ -15,10 +15,10 @@
 #include <sys/prctl.h>
 #include <unistd.h>
 
-#include "datapage_writer.h"
+#include "ppctime/clear_mode.h"
+#include "ppctime/vdso_layout.h"
 #include "run.h"
-#include "timekeeperd_client.h"
-#include "vdso_layout.h"
+#include "timekeeperd/timekeeperd_client.h"
 
 /*
  * The data file, len bytes: shared with the timekeeper (read-write here)
@@ -66,9 +66,9 @@ static int attach_daemon(const struct qemu_launch *q, const struct request *req,
  * shared timekeeper's, w holding the daemon's socket, or new ones, w
  * holding them and the launch's own timekeeper, ready for the watchdog to
  * start (start_timekeeper()).  Their descriptor: a data file as the
- * loader maps it (launch_protocol.h).
+ * loader maps it (ppctime/launch_protocol.h).
  */
-int take_data_pages(struct watch *w, const struct target *t, struct request *req,
+int take_data_pages(struct watch *w, const struct ppctime_target *t, struct request *req,
 		    const struct qemu_launch *q)
 {
 	const char *layout = vdso_layout_name(q->data.layout);

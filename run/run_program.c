@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * PROGRAM as ppctime-run first sees it (run.h): a file the kernel would
- * exec, and which of the targets (targets.h) it is for.
+ * exec, and which of the targets (ppctime/target_table.h) it is for.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -13,15 +13,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_program.h"
+#include "elf/elf_program.h"
 #include "run.h"
-#include "targets.h"
-
-#define TARGET(n, tr, cls, be, img, so, ld, pg, qm) \
-	{ n, cls, be, PPCTIME_MACHINE(cls), qm, tr, img, \
-	  ld, { .is64 = (cls) == 64, .big_endian = be } },
-static const struct target targets[] = { PPCTIME_TARGETS(TARGET) };
-#undef TARGET
 
 /*
  * Opens path, a file the user named, to read it: the descriptor, or -1
@@ -80,10 +73,11 @@ void read_program_header(const char *path, int fd, struct program_info *info)
 	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) < 0)
 		refuse_program("%s: not an ELF program", path);
 	info->target = NULL;
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (targets[i].elf_class == elf.elf_class &&
-		    targets[i].big_endian == elf.big_endian && targets[i].machine == elf.machine)
-			info->target = &targets[i];
+	for (size_t i = 0; i < PPCTIME_NR_TARGETS; i++)
+		if (ppctime_targets[i].elf_class == elf.elf_class &&
+		    ppctime_targets[i].big_endian == elf.big_endian &&
+		    ppctime_targets[i].machine == elf.machine)
+			info->target = &ppctime_targets[i];
 	if (!info->target)
 		refuse_program("%s: not a powerpc program (ELF class %u, byte order %u, machine %u):"
 		       " ppctime runs ppc32, ppc64 and ppc64le ones", path,
@@ -100,10 +94,11 @@ void read_program_header(const char *path, int fd, struct program_info *info)
 	info->fd = fd;
 }
 
-const struct target *target_named(const char *name)
+const struct ppctime_target *target_named(const char *name)
 {
-	for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-		if (!strcmp(targets[i].name, name))
-			return &targets[i];
-	refuse("no target %s", name);
+	const struct ppctime_target *t = ppctime_target_named(name);
+
+	if (!t)
+		refuse("no target %s", name);
+	return t;
 }

@@ -60,12 +60,12 @@ char *support_daemon(void)
 	return support_file(DAEMON_DIR, "ppctime-timekeeperd", false);
 }
 
-char *support_image(const struct target *t)
+char *support_image(const struct ppctime_target *t)
 {
 	return support_file(IMAGE_DIR, t->image, true);
 }
 
-char *support_loader(const struct target *t, bool required)
+char *support_loader(const struct ppctime_target *t, bool required)
 {
 	return support_file(LOADER_DIR, t->loader, required);
 }
@@ -87,7 +87,7 @@ char *support_handler(const char *name)
  * t's by its name (qemu-ppc64le, or qemu-ppc64le-static); else configure's,
  * else the one of either name on the PATH.
  */
-const char *find_qemu(const struct target *t, const char *choice)
+const char *find_qemu(const struct ppctime_target *t, const char *choice)
 {
 	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
 	const char *dirs = getenv("PATH");
@@ -127,7 +127,7 @@ const char *find_qemu(const struct target *t, const char *choice)
 
 /* Debian's static QEMU for t: qemu-ppcXX-static in dir or beside QEMU;
  * in dir, qemu-ppcXX if that is missing (QEMU 10's qemu-user is static). */
-void static_qemu(const struct target *t, const char *dir, char *path, size_t len)
+void static_qemu(const struct ppctime_target *t, const char *dir, char *path, size_t len)
 {
 	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
 	int dirlen = dir ? (int)strlen(dir) : slash ? (int)(slash - t->qemu) : 0;

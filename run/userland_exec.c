@@ -21,8 +21,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "elf_file.h"
-#include "fail.h"
+#include "elf/elf_file.h"
+#include "ppctime/fail.h"
 
 #ifndef __x86_64__
 #error "userland_exec enters x86-64 programs only"

@@ -6,7 +6,7 @@
  * a static QEMU (QEMU 10's qemu-user, Debian's qemu-user-static), mapped
  * from its file, and how the chroot handler (bundle.h) starts the one the
  * kernel mapped with it: an exec could not give QEMU AT_EXECFD, the guest
- * loader it is to load in PROGRAM's place (launch_protocol.h).  x86-64
+ * loader it is to load in PROGRAM's place (ppctime/launch_protocol.h).  x86-64
  * only.
  */
 #ifndef PPCTIME_USERLAND_EXEC_H
@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "elf_file.h"
+#include "elf/elf_file.h"
 
 /*
  * Whether f, holding a whole file (named path), is a program

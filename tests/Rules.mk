@@ -18,13 +18,13 @@ VDSO_CORE_TEST_FLAGS_delta32 = -DTEST_DELTA32_PIECES
 vdso_core_test_flags = $(VDSO_CORE_TEST_FLAGS_$(firstword $(subst -, ,$(1)))) \
 	-DVDSO_LAYOUT=$(if $(filter %-datastore,$(1)),VDSO_LAYOUT_DATASTORE,VDSO_LAYOUT_6_1)
 
-# tests/unit first: its asm/vdso/gettimeofday.h is the host "architecture";
-# delta32.h comes from the powerpc tree.  Each program is one source, which
-# includes the core.
+# Each program is one source, which includes the core by its path from
+# $(srcdir) after tests/unit's asm/vdso/gettimeofday.h, the host
+# "architecture" (vdso-core-test.h); delta32.h comes from the powerpc tree.
 define vdso_core_test_cc
 $(Q)$(MKDIR_P) $(@D)
 $(quiet) CC $@
-$(Q)$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(unit_src) \
+$(Q)$(CC) -O2 $(HOST_CFLAGS) $(CPPFLAGS) -pthread -I$(srcdir) \
 	-I$(srcdir)/vdso-kernel/include -I$(srcdir)/vdso-kernel/arch/powerpc/include \
 	-DHZ=$(HZ) $(call vdso_core_test_flags,$*) $(LDFLAGS) -o $@ $<
 endef

@@ -17,9 +17,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "host_clock_ns.h"
-#include "launch_table.h"
 #include "test_harness.h"
+#include "timekeeper/host_clock_ns.h"
+#include "timekeeperd/launch_table.h"
 
 static int ep;
 

@@ -710,7 +710,7 @@ run_loader() { # TARGET LAUNCH
 }
 
 # PPCTIME_LAUNCH's fields in the order the loader's message names them
-# (launch_protocol.h), into $args: the data pages Linux 6.1's two.
+# (ppctime/launch_protocol.h), into $args: the data pages Linux 6.1's two.
 loader_args() { # TARGET DATA_FD PAGE_SIZE IMAGE_FD PROGRAM_FD
 	run_loader "$1" ""
 	args=

@@ -10,7 +10,7 @@
 #define TIMEKEEPER_RIG_H
 
 /* White-box: the rigs hold a struct timekeeper, private to the library. */
-#include "timekeeper_internal.h"
+#include "timekeeper/timekeeper_internal.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -21,8 +21,8 @@
 
 #include <vdso/datapage.h>
 
+#include "ppctime/vdso_layout.h"
 #include "targets.h"
-#include "vdso_layout.h"
 
 #define NSEC_PER_SEC		1000000000ull
 #define UPDATE_HZ		10000

@@ -18,8 +18,8 @@
  * with '#', the figures behind them.
  */
 #define _GNU_SOURCE
+#include "ppctime/clear_mode.h"
 #include "timekeeper-rig.h"
-#include "datapage_writer.h"
 
 #include <inttypes.h>
 #include <pthread.h>

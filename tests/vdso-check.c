@@ -37,7 +37,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "targets.h"
 #include "test_harness.h"
 
 #define EXIT_RULE_FAILED 1
@@ -57,18 +56,12 @@ static const char *const exports32[] = {
 	NULL
 };
 
-/* ppc32 adds the 64-bit time_t entries. */
-#define TARGET(n, tr, cls, be, img, so, ld, pg, qm) \
-	{ n, tr, cls, be, PPCTIME_MACHINE(cls), so, \
-	  (cls) == 64 ? exports64 : exports32 },
-static const struct target targets[] = { PPCTIME_TARGETS(TARGET) };
-#undef TARGET
-
 /* The one entry that does not read the data page. */
 #define NO_DATAPAGE_ENTRY "__kernel_getcpu"
 
 /* What the rules look at (vdso-check.h). */
-const struct target *target;
+const struct ppctime_target *target;
+const char *const *exports;
 static const char *label;
 struct vdso_image image, dbg;
 struct function *functions;
@@ -176,7 +169,7 @@ static bool rule_inline_datapage(void)
 	uint64_t dest, value;
 	char err[256];
 
-	for (const char *const *e = target->exports; *e; e++) {
+	for (const char *const *e = exports; *e; e++) {
 		const struct function *f = function_named(*e);
 		bool inline_pc = false;
 
@@ -345,7 +338,7 @@ static bool rule_abi_exports(void)
 	}
 
 	/* Both hash tables must find every symbol, at the same place. */
-	for (const char *const *e = target->exports; *e; e++) {
+	for (const char *const *e = exports; *e; e++) {
 		uint64_t gnu = 0, sysv = 0;
 
 		if (image.has_gnu_hash &&
@@ -585,9 +578,7 @@ int main(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "", options, NULL)) != -1) {
 		switch (c) {
 		case 't':
-			for (size_t i = 0; i < sizeof(targets) / sizeof(targets[0]); i++)
-				if (!strcmp(optarg, targets[i].name))
-					target = &targets[i];
+			target = ppctime_target_named(optarg);
 			if (!target) {
 				fprintf(stderr, "vdso-check: unknown target '%s': use ppc32, ppc64 or ppc64le\n",
 					optarg);
@@ -615,6 +606,8 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return EXIT_CANNOT_CHECK;
 	}
+	/* ppc32 adds the 64-bit time_t entries. */
+	exports = target->elf_class == 64 ? exports64 : exports32;
 	image_path = argv[optind];
 	dbg_path = argv[optind + 1];
 	if (!objdump) {

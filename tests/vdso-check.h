@@ -11,17 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "vdso_image.h"
-
-struct target {
-	const char *name;
-	const char *triplet;
-	int elf_class;
-	bool big_endian;
-	uint16_t machine;
-	const char *soname;
-	const char *const *exports;	/* NULL-terminated */
-};
+#include "elf/vdso_image.h"
+#include "ppctime/target_table.h"
 
 #define C_PREFIX "__c_kernel_"
 
@@ -43,7 +34,8 @@ struct insn {
 };
 
 /* What the rules look at (vdso-check.c sets them). */
-extern const struct target *target;
+extern const struct ppctime_target *target;
+extern const char *const *exports;	/* what its ABI exports, NULL-terminated */
 extern struct vdso_image image, dbg;
 extern struct function *functions;
 extern size_t nfunctions;

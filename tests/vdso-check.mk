@@ -10,15 +10,16 @@ VDSO_CHECK_OBJS = tests/vdso-check.o tests/vdso-code.o
 $(VDSO_CHECK_OBJS): tests/%.o: $(srcdir)/tests/%.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) -c -o $@ $<
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) -I$(srcdir) -c -o $@ $<
 
 $(VDSO_CHECK): $(VDSO_CHECK_OBJS) $(VDSO_IMAGE_OBJS)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -o $@ $(filter %.o,$^)
 
 BAD_VDSO_DIR = $(srcdir)/tests/bad-vdso
-BAD_VDSO_SRCS = $(BAD_VDSO_DIR)/vdso.S $(BAD_VDSO_DIR)/vdso.lds.S \
-		$(BAD_VDSO_DIR)/fixtures
+# The linker script exports the real image's entries, from its list.
+BAD_VDSO_SRCS = $(BAD_VDSO_DIR)/vdso.S $(BAD_VDSO_DIR)/vdso.lds.S $(BAD_VDSO_DIR)/fixtures \
+		$(srcdir)/vdso-kernel/arch/powerpc/vdso/vdso_entries.lds.h
 # Faults made at link time; a later -soname or --hash-style wins.
 BAD_VDSO_LDFLAGS_bad-soname = -Wl,-soname=linux-vdso.so.1
 BAD_VDSO_LDFLAGS_sysv-hash = -Wl,--hash-style=sysv
@@ -35,7 +36,7 @@ define bad_vdso_rules
 tests/bad-vdso/$(1)/%.so.dbg: $(BAD_VDSO_SRCS)
 	$$(quiet) LD $$@
 	$(Q)$$(MKDIR_P) $$(@D)
-	$(Q)$$(CROSS_$(1))gcc -E -P -x c -DFIXTURE_$$(subst -,_,$$*) \
+	$(Q)$$(CROSS_$(1))gcc -E -P -x c -DFIXTURE_$$(subst -,_,$$*) -I$(srcdir) \
 		$(BAD_VDSO_DIR)/vdso.lds.S -o tests/bad-vdso/$(1)/$$*.lds
 	$(Q)$$(CROSS_$(1))gcc -c -DFIXTURE_$$(subst -,_,$$*) \
 		$(BAD_VDSO_DIR)/vdso.S -o tests/bad-vdso/$(1)/$$*.o

@@ -24,7 +24,7 @@ static int compare_functions(const void *a, const void *b)
 
 bool is_exported(const char *name)
 {
-	for (const char *const *e = target->exports; *e; e++)
+	for (const char *const *e = exports; *e; e++)
 		if (!strcmp(*e, name))
 			return true;
 	return false;

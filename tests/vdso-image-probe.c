@@ -11,48 +11,32 @@
  * layout, N-byte pages" (exit 0) or "refused by STEP: why" for the first
  * that fails (exit 1).
  */
-#include "vdso_image.h"
+#include "elf/vdso_image.h"
 
 #include <elf.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "targets.h"
-#include "vdso_layout.h"
-
-static const struct {
-	const char *name;
-	int elf_class;
-	bool big_endian;
-	uint16_t machine;
-} targets[] = {
-#define TARGET(n, tr, cls, be, img, so, ld, pg, qm) \
-	{ n, cls, be, PPCTIME_MACHINE(cls) },
-	PPCTIME_TARGETS(TARGET)
-#undef TARGET
-};
+#include "ppctime/target_table.h"
+#include "ppctime/vdso_layout.h"
 
 int main(int argc, char **argv)
 {
-	const size_t ntargets = sizeof(targets) / sizeof(targets[0]);
+	const struct ppctime_target *t = argc == 3 ? ppctime_target_named(argv[1]) : NULL;
 	const char *step = NULL;
 	uint64_t entry, page_size;
 	struct vdso_image img;
 	char err[512];
 	int layout;
-	size_t t;
 
-	for (t = 0; argc == 3 && t < ntargets; t++)
-		if (!strcmp(argv[1], targets[t].name))
-			break;
-	if (argc != 3 || t == ntargets) {
+	if (!t) {
 		fprintf(stderr, "usage: vdso-image-probe ppc32|ppc64|ppc64le IMAGE\n");
 		return 2;
 	}
 	if (vdso_image_load(&img, argv[2], err, sizeof(err)))
 		step = "load";
-	else if (vdso_image_match(&img, targets[t].elf_class, targets[t].big_endian,
-				  targets[t].machine, err, sizeof(err)))
+	else if (vdso_image_match(&img, t->elf_class, t->big_endian, t->machine, err,
+				  sizeof(err)))
 		step = "match";
 	else if (vdso_image_lookup(&img, "__kernel_clock_gettime", VDSO_VERSION, &entry,
 				   err, sizeof(err)))

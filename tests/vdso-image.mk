@@ -9,7 +9,7 @@ VDSO_IMAGE_PROBE = tests/vdso-image-probe
 $(VDSO_IMAGE_PROBE): $(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS) Makefile
 	$(quiet) CC $@
 	$(Q)$(MKDIR_P) $(@D)
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) $(LDFLAGS) -o $@ \
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(ELF_CPPFLAGS) -I$(srcdir) $(LDFLAGS) -o $@ \
 		$(srcdir)/tests/vdso-image-probe.c $(VDSO_IMAGE_OBJS)
 
 CHECK_DEPS += $(VDSO_IMAGE_PROBE) $(SEED_IMAGES)

@@ -7,17 +7,19 @@
 timekeeper_parts = timekeeper calibrate mirror host_vvar steer vclock datapage_writer \
 	keeper_watch
 TIMEKEEPER_OBJ = $(timekeeper_parts:%=timekeeper/%.o)
-TIMEKEEPER_CPPFLAGS = -I$(srcdir)/timekeeper -I$(srcdir)/include -I$(srcdir)/vdso-kernel/include
+TIMEKEEPER_CPPFLAGS = $(CONTRACT_CPPFLAGS)
 $(eval $(call host_objects,timekeeper,$(TIMEKEEPER_CPPFLAGS)))
 
 # Its tests, one of each layout and one of the options, read the page
-# through timekeeper-rig.o and run the timekeeper in threads.
+# through timekeeper-rig.o and run the timekeeper in threads; they name its
+# headers from the top ("timekeeper/timekeeper_internal.h").
 TIMEKEEPER_TESTS = tests/timekeeper-test tests/timekeeper-options-test
 TIMEKEEPER_TEST_OBJS = $(TIMEKEEPER_TESTS:%=%.o) tests/timekeeper-rig.o
 $(TIMEKEEPER_TEST_OBJS): tests/%.o: $(srcdir)/tests/%.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPER_CPPFLAGS) -pthread -c -o $@ $<
+	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPER_CPPFLAGS) -I$(srcdir) -pthread \
+		-c -o $@ $<
 
 $(TIMEKEEPER_TESTS): %: %.o tests/timekeeper-rig.o $(TIMEKEEPER_OBJ)
 	$(quiet) CCLD $@

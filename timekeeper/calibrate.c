@@ -5,10 +5,10 @@
  */
 #include "calibrate.h"
 
-#include "fail.h"
 #include "host_clock_ns.h"
+#include "ppctime/fail.h"
+#include "ppctime/tsc.h"
 #include "timekeeper_internal.h"
-#include "tsc.h"
 
 #define CALIBRATION_NS		20000000	/* the launcher waits for it */
 #define CALIBRATION_TRIES	5

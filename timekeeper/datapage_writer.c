@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The guest's data pages, written in the target's byte order and data
- * layout (datapage_writer.h, vdso_layout.h), and the threads that leave
- * their clock_mode NONE once the writer's process is gone.
+ * layout (datapage_writer.h, ppctime/vdso_layout.h), and the threads that
+ * leave their clock_mode NONE once the writer's process is gone
+ * (ppctime/clear_mode.h).
  */
 #define _GNU_SOURCE
 #include "datapage_writer.h"
@@ -16,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "ppctime/clear_mode.h"
 #include "timekeeper_internal.h"
 
 /* ---- The pages, in the target's byte order and layout ---- */

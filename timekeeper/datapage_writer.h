@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one writer of the guest's data pages: the target's byte order and
- * data layout (vdso_layout.h), the seqcount around every update, for the
- * timekeeper's parts;
- * and, for the processes that run a timekeeper, what the page holds after
- * the writer's death (timekeeper_clear_mode_at_exit()).
+ * data layout (ppctime/vdso_layout.h), the seqcount around every update,
+ * for the timekeeper's parts.  What the pages hold after the writer's
+ * death, which the processes that run a timekeeper ask for, is
+ * ppctime/clear_mode.h.
  */
 #ifndef PPCTIME_DATAPAGE_WRITER_H
 #define PPCTIME_DATAPAGE_WRITER_H
@@ -40,21 +40,5 @@ void page_publish(struct timekeeper *tk, const struct vclock vc[CS_BASES]);
 
 /* tb_ticks_per_sec of page p, which the vDSO reads without the seqcount. */
 void page_write_tbfreq(struct timekeeper *tk, struct timekeeper_page *p);
-
-/*
- * In the process that will run timekeeper_run() (a forked child, never a
- * thread of a program): from now on, however this process ends, SIGKILL
- * included, the kernel sets clock_mode NONE in both clock sources of
- * every page, so readers go to the system call rather than serve a page
- * no one updates.  (A write left half done, seq odd, then holds the
- * reader in the wait, where ppctime's vDSO sees NONE.)  Starts threads
- * that only wait, four per page but the first, whose fourth is the
- * caller's own clear_child_tid.  Returns 0, or -1 with errno set: then no
- * reader must be started.
- */
-int timekeeper_clear_mode_at_exit(struct timekeeper *tk);
-
-/* The same, the caller's own clear_child_tid left alone: four per page. */
-int timekeeper_clear_mode_at_exit_threads(struct timekeeper *tk);
 
 #endif /* PPCTIME_DATAPAGE_WRITER_H */

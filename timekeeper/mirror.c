@@ -11,11 +11,11 @@
 #include <unistd.h>
 
 #include "datapage_writer.h"
-#include "fail.h"
 #include "host_clock_ns.h"
 #include "host_vvar.h"
+#include "ppctime/fail.h"
+#include "ppctime/tsc.h"
 #include "timekeeper_internal.h"
-#include "tsc.h"
 
 #define MIRROR_STALE_NS		16000000000ull
 #define MIRROR_TOLERANCE_NS	1000

@@ -11,8 +11,8 @@
 
 #include "datapage_writer.h"
 #include "host_clock_ns.h"
+#include "ppctime/tsc.h"
 #include "timekeeper_internal.h"
-#include "tsc.h"
 #include "vclock.h"
 
 #define STEER_HORIZON_NS	20000000 /* errors are corrected over this */

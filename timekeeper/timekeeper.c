@@ -22,10 +22,10 @@
 
 #include "calibrate.h"
 #include "datapage_writer.h"
-#include "fail.h"
 #include "host_clock_ns.h"
 #include "host_vvar.h"
 #include "mirror.h"
+#include "ppctime/fail.h"
 #include "steer.h"
 #include "timekeeper_internal.h"
 

@@ -47,15 +47,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-/*
- * What the pages are for: ppc32 (big-endian only), ppc64, ppc64le, and
- * the data layout its vDSO reads (VDSO_LAYOUT_*, <vdso/datapage.h>).
- */
-struct timekeeper_target {
-	int is64;
-	int big_endian;
-	int layout;
-};
+#include "ppctime/page_target.h"
 
 enum timekeeper_mode {
 	TIMEKEEPER_AUTO,	/* mirror where the host allows, else steer */
@@ -103,7 +95,7 @@ struct timekeeper_options {
 	unsigned update_hz;
 	/*
 	 * How far apart the layout's data pages lie in the caller's mapping
-	 * (a data file's stride, launch_protocol.h, or the target kernel's
+	 * (a data file's stride, ppctime/launch_protocol.h, or the target kernel's
 	 * page size); 0: the first page's data only, which Linux 6.1's
 	 * layout, all in its first page, allows.  Checked to hold what is
 	 * written in each.

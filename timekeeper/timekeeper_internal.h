@@ -12,9 +12,9 @@
 #include <vdso/datapage.h>
 
 #include "keeper_watch.h"
+#include "ppctime/vdso_layout.h"
 #include "timekeeper.h"
 #include "vclock.h"
-#include "vdso_layout.h"
 
 struct host_layout;
 

@@ -5,8 +5,7 @@
 # systemd units of the machine's daemon.  ppctime-run finds the daemon in
 # its DAEMON_DIR (run/Rules.mk).
 
-TIMEKEEPERD_CPPFLAGS = -I$(srcdir)/timekeeperd -I$(srcdir)/timekeeper -I$(srcdir)/include \
-	-I$(srcdir)/loader -I$(srcdir)/vdso-kernel/include
+TIMEKEEPERD_CPPFLAGS = $(CONTRACT_CPPFLAGS) -I$(srcdir)
 TIMEKEEPERD_SOCKET_OBJS = timekeeperd/timekeeperd_socket.o
 TIMEKEEPERD_CLIENT_OBJS = timekeeperd/timekeeperd_client.o $(TIMEKEEPERD_SOCKET_OBJS)
 $(eval $(call host_objects,timekeeperd,$(TIMEKEEPERD_CPPFLAGS)))

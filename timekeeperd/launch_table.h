@@ -17,7 +17,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "timekeeper.h"
+#include "timekeeper/timekeeper.h"
 
 #define CONNECTS_PER_UID	64	/* a parallel build's launches, and more */
 #define CONNECT_WINDOW_NS	100000000ull

@@ -4,9 +4,9 @@
  * one for every process.  It keeps the data pages of each target (ppc32,
  * ppc64, ppc64le: byte order and word size differ) in each data layout
  * (Linux 6.1's, the datastore's) and hands them to launches over a Unix
- * socket (timekeeperd_protocol.h), sealed and read-only, so however many
- * programs run, one thread updates the six sets at once just after the
- * host's ticks (timekeeper_next_update()).
+ * socket (ppctime/timekeeperd_protocol.h), sealed and read-only, so
+ * however many programs run, one thread updates the six sets at once
+ * just after the host's ticks (timekeeper_next_update()).
  *
  * Two processes.  The keeper writes the pages and serves the socket;
  * however it dies, its clear_child_tid threads leave every page in mode
@@ -62,12 +62,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "datapage_writer.h"
-#include "host_clock_ns.h"
-#include "keeper_watch.h"
 #include "launch_table.h"
-#include "timekeeper.h"
-#include "timekeeperd_protocol.h"
+#include "ppctime/clear_mode.h"
+#include "ppctime/timekeeperd_protocol.h"
+#include "timekeeper/host_clock_ns.h"
+#include "timekeeper/keeper_watch.h"
+#include "timekeeper/timekeeper.h"
 #include "timekeeperd_socket.h"
 
 #define LOCK_WAIT_MS		1000	/* for a daemon that is exiting */
@@ -80,13 +80,6 @@
 #ifndef SO_PEERPIDFD
 #define SO_PEERPIDFD		77	/* Linux 6.5; not in glibc 2.36 */
 #endif
-
-/* The targets' pages; each data file's layout is its own. */
-static const struct { const char *name; struct timekeeper_target t; } targets[] = {
-#define TKD_TARGET(n, tr, cls, be, ...) { n, { .is64 = (cls) == 64, .big_endian = be } },
-	PPCTIME_TARGETS(TKD_TARGET)
-#undef TKD_TARGET
-};
 
 /* Where launches come from: the socket's path, and the same name in the
  * abstract namespace, for launches in a chroot that does not show it. */
@@ -234,7 +227,7 @@ static void bind_sockets(struct daemon *d)
 			"find this daemon\n", d->socket, strerror(errno));
 }
 
-/* The data file i's layout (timekeeperd_protocol.h). */
+/* The data file i's layout (ppctime/timekeeperd_protocol.h). */
 static const struct vdso_layout *data_layout(int i)
 {
 	return &vdso_layouts[i % TKD_NR_LAYOUTS];
@@ -254,13 +247,13 @@ static void create_pages(struct daemon *d)
 		die("cannot map the timekeeper's state: %s", strerror(errno));
 	for (int i = 0; i < TKD_NR_DATA; i++) {
 		const struct vdso_layout *l = data_layout(i);
-		struct timekeeper_target t = targets[i / TKD_NR_LAYOUTS].t;
+		const struct ppctime_target *target = &ppctime_targets[i / TKD_NR_LAYOUTS];
+		struct timekeeper_target t = ppctime_target_pages(target, l->id);
 		char name[64];
 		int r;
 
-		t.layout = l->id;
-		snprintf(name, sizeof(name), "ppctime-vdso-data-%s-%s",
-			 targets[i / TKD_NR_LAYOUTS].name, vdso_layout_name(l->id));
+		snprintf(name, sizeof(name), "ppctime-vdso-data-%s-%s", target->name,
+			 vdso_layout_name(l->id));
 		d->fds[1 + i] = sealed_memfd(name, tkd_data_bytes(l), &map);
 		d->pages[i] = map;
 		r = i ? timekeeper_add_page(d->tk, map, &t, LAUNCH_DATA_STRIDE, err, sizeof(err))

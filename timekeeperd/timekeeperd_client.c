@@ -43,9 +43,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fail.h"
-#include "host_clock_ns.h"
-#include "timekeeperd_protocol.h"
+#include "ppctime/fail.h"
+#include "ppctime/timekeeperd_protocol.h"
+#include "timekeeper/host_clock_ns.h"
 #include "timekeeperd_socket.h"
 
 /*
@@ -59,12 +59,6 @@
 #define START_TIMEOUT_MS 3000	/* calibration, mirror validation, threads */
 #define FUTURE_SLACK_NS	1000000	/* CLOCK_MONOTONIC read on two CPUs */
 #define NEEDED_SEALS	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE)
-
-static const struct timekeeper_target tkd_targets[] = {
-#define TKD_TARGET(n, tr, cls, be, ...) { .is64 = (cls) == 64, .big_endian = be },
-	PPCTIME_TARGETS(TKD_TARGET)
-#undef TKD_TARGET
-};
 
 /*
  * Connected to the socket at path, or with abstract to the one of the same
@@ -477,9 +471,13 @@ int tkd_attach(struct tkd_attach *a, const struct timekeeper_target *t,
 
 	memset(a, 0, sizeof(*a));
 	a->sock = a->data_fd = -1;
-	for (int i = 0; i < TKD_NR_TARGETS; i++)
-		if (tkd_targets[i].is64 == t->is64 && tkd_targets[i].big_endian == t->big_endian)
+	for (int i = 0; i < TKD_NR_TARGETS; i++) {
+		struct timekeeper_target pages =
+			ppctime_target_pages(&ppctime_targets[i], t->layout);
+
+		if (pages.is64 == t->is64 && pages.big_endian == t->big_endian)
 			target = i;
+	}
 	if (target < 0 || !l || page_size > TKD_MAX_PAGE_SIZE)
 		return fail(why, whylen, "it serves no such target, layout or page size");
 	index = 1 + tkd_data_index(target, l - vdso_layouts);

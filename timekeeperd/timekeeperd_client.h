@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * A launch's side of ppctime-timekeeperd (timekeeperd_protocol.h): find
+ * A launch's side of ppctime-timekeeperd (ppctime/timekeeperd_protocol.h): find
  * the machine's or the user's daemon, start the user's if there is none
  * (root's with no runtime directory: the machine's), and take the data
  * file for one target once it is proved sealed, read-only and fresh.
@@ -13,7 +13,7 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-#include "timekeeper.h"
+#include "ppctime/page_target.h"
 
 struct tkd_attach {
 	int sock;		/* held while the program runs, hanging up when

@@ -15,8 +15,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "fail.h"
-#include "timekeeperd_protocol.h"
+#include "ppctime/fail.h"
+#include "ppctime/timekeeperd_protocol.h"
 
 /* PROC_TIME_INIT_INO: the kernel's fixed inode of the initial time namespace. */
 #define INITIAL_TIME_NS	"time:[4026531834]"

@@ -2,7 +2,7 @@
 /*
  * What ppctime-timekeeperd and a launch's side of it (timekeeperd_client.h)
  * share: the daemon's directory, its lock and its socket's address, and
- * what says whom either trusts (timekeeperd_protocol.h).
+ * what says whom either trusts (ppctime/timekeeperd_protocol.h).
  */
 #ifndef TIMEKEEPERD_SOCKET_H
 #define TIMEKEEPERD_SOCKET_H

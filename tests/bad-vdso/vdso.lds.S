@@ -2,7 +2,8 @@
 /*
  * Linker script of the vdso-check fixtures, shaped like the kernel's
  * vdso32.lds/vdso64.lds: one read-only, executable PT_LOAD at 0 holding the
- * headers, PT_DYNAMIC inside it, and the symbols at one version node.
+ * headers, PT_DYNAMIC inside it, and the symbols at one version node: the
+ * real image's entries, from its own list (-I$(srcdir), tests/vdso-check.mk).
  */
 #ifdef FIXTURE_bad_version
 #define VDSO_VERSION_NODE LINUX_2.6.16
@@ -37,16 +38,7 @@ VERSION
 {
 	VDSO_VERSION_NODE {
 	global:
-		__kernel_clock_gettime;
-		__kernel_clock_getres;
-		__kernel_gettimeofday;
-		__kernel_time;
-		__kernel_get_tbfreq;
-		__kernel_getcpu;
-#ifndef __powerpc64__
-		__kernel_clock_gettime64;
-		__kernel_clock_getres_time64;
-#endif
+#include "vdso-kernel/arch/powerpc/vdso/vdso_entries.lds.h"
 #ifdef FIXTURE_extra_symbol
 		__kernel_sync_dicache;
 #endif

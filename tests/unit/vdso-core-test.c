@@ -13,15 +13,12 @@
  * On a 64-bit host the core's seqcount reads seq and clock_mode as one
  * doubleword (the ppc64 path), little-endian here.
  */
-#include <asm/vdso/gettimeofday.h>
-#include "../../vdso-kernel/lib/gettimeofday.c"
+#include "vdso-core-test.h"
 
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
-
-#include "vdso-core-test.h"
 
 /* ---- 1. The delta math: (base + (cycles - last) * mult) >> shift. ---- */
 

@@ -4,14 +4,16 @@
  * vdso-seqcount-test.c): the build variant that labels every line, the
  * state the synthetic architecture (asm/vdso/gettimeofday.h) declares, a
  * random source, and the data pages and clocks.  Each test program is one
- * translation unit that includes the core (vdso-kernel/lib/gettimeofday.c),
- * so the core's static functions are its own; it includes this header once,
- * after the core.
+ * translation unit that includes this header first, once: the synthetic
+ * architecture, then the core (vdso-kernel/lib/gettimeofday.c), whose
+ * static functions so become the program's own.
  */
 #ifndef VDSO_CORE_TEST_H
 #define VDSO_CORE_TEST_H
 
-#include <asm/vdso/gettimeofday.h>
+#include "asm/vdso/gettimeofday.h"
+#include "vdso-kernel/lib/gettimeofday.c"
+
 #include <stdint.h>
 #include <string.h>
 

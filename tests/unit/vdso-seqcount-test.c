@@ -10,16 +10,13 @@
  * On a 64-bit host the core's seqcount reads seq and clock_mode as one
  * doubleword (the ppc64 path), little-endian here.
  */
-#include <asm/vdso/gettimeofday.h>
-#include "../../vdso-kernel/lib/gettimeofday.c"
+#include "vdso-core-test.h"
 
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-
-#include "vdso-core-test.h"
 
 /*
  * Every generation the writer publishes lies on one line per clock: a

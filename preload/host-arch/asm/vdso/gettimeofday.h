@@ -17,7 +17,7 @@
 #include <vdso/compiler.h>
 #include <vdso/datapage.h>
 
-#include "guest_clock.h"
+#include "preload/guest_clock.h"
 
 #define smp_rmb()	__atomic_thread_fence(__ATOMIC_ACQUIRE)
 #define cpu_relax()	__builtin_ia32_pause()

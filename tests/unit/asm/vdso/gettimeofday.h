@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A synthetic host "architecture" for the generic vDSO core
- * (vdso-kernel/lib/gettimeofday.c), found first on the include path so the
- * unit tests compile the core natively: a counter the test sets, host
- * barriers, and system call fallbacks that only record that they ran.
+ * (vdso-kernel/lib/gettimeofday.c), which vdso-core-test.h includes by its
+ * path ahead of the core, so the unit tests compile the core natively: a
+ * counter the test sets, host barriers, and system call fallbacks that
+ * only record that they ran.
  *
  * Built per delta math: by default the core's own 64-bit delta math; with
  * TEST_DELTA32_PIECES, the ppc32 pieces mapped in as the powerpc header

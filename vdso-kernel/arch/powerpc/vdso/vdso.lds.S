@@ -69,16 +69,7 @@ VERSION
 {
 	LINUX_2.6.15 {
 	global:
-		__kernel_clock_gettime;
-		__kernel_clock_getres;
-		__kernel_gettimeofday;
-		__kernel_time;
-		__kernel_get_tbfreq;
-		__kernel_getcpu;
-#ifndef __powerpc64__
-		__kernel_clock_gettime64;
-		__kernel_clock_getres_time64;
-#endif
+#include "vdso_entries.lds.h"
 	local: *;
 	};
 }

@@ -19,7 +19,7 @@
  * growing, shrinking and any new writable mapping or write(): only the
  * daemon, which mapped it before sealing, writes it.  A data file holds
  * its layout's pages LAUNCH_DATA_STRIDE apart, as the loader maps them
- * (launch_protocol.h), for any page size up to that.
+ * (ppctime/launch_protocol.h), for any page size up to that.
  *
  * The daemon counts the launches attached to know when it is idle.  It
  * watches the launch's process through a pidfd (the peer's, as the kernel
@@ -40,9 +40,9 @@
 
 #include <stdint.h>
 
-#include "launch_protocol.h"
-#include "targets.h"
-#include "vdso_layout.h"
+#include "ppctime/launch_protocol.h"
+#include "ppctime/target_table.h"
+#include "ppctime/vdso_layout.h"
 
 #define TKD_SYSTEM_DIR		"/run/ppctime"
 #define TKD_USER_SUBDIR		"ppctime"
@@ -65,17 +65,16 @@
 #define TKD_VERSION		3
 
 /*
- * After the status, one data file per target of targets.h and layout of
- * vdso_layouts[], the targets in their order, each with its layouts in
- * theirs.
+ * After the status, one data file per target of ppctime_targets[] and
+ * layout of vdso_layouts[], the targets in their order, each with its
+ * layouts in theirs.
  */
-#define TKD_COUNT_TARGET(...)	+ 1
-#define TKD_NR_TARGETS	(0 PPCTIME_TARGETS(TKD_COUNT_TARGET))
+#define TKD_NR_TARGETS	((int)PPCTIME_NR_TARGETS)
 #define TKD_NR_LAYOUTS	((int)(sizeof(vdso_layouts) / sizeof(vdso_layouts[0])))
 #define TKD_NR_DATA	(TKD_NR_TARGETS * TKD_NR_LAYOUTS)
 #define TKD_NR_FDS	(1 + TKD_NR_DATA)
 
-/* Which data file serves targets.h's target and vdso_layouts[]'s layout. */
+/* Which data file serves ppctime_targets[target] in vdso_layouts[layout]. */
 static inline int tkd_data_index(int target, int layout)
 {
 	return target * TKD_NR_LAYOUTS + layout;
