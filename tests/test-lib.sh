@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced first by every shell test, as
 #     . "${srcdir:=.}/tests/test-lib.sh"
-# The protocol of tests/README.md (plan, pass, fail, skip; "failed" set for
-# the script's exit status), what configure found (tests/config.sh, in a
+# The protocol of tests/README.md (TAP: run_cases, or plan, then pass,
+# fail, skip), what configure found (tests/config.sh, in a
 # build tree; the installed tests, debian/tests, run from the sources),
 # srcdir and top_builddir made absolute (some cases run from another
 # directory), a temporary directory removed on exit, and the helpers that
@@ -24,13 +24,65 @@ if [ -d "${PPCTIME_QEMU-}" ]; then
 	done
 fi
 
-# plan N: N results follow (run-tests fails a script that reports more or
-# fewer); count WORD...: how many words, for plan's arithmetic.
-plan() { echo "PLAN: $1"; }
+# TAP version 13, as kselftest prints it (tests/README.md): plan N, once
+# and before the first result, then one pass, fail or skip per case, each
+# numbered; "failed" set for the exit status.  The plan comes from the
+# list of cases (run_cases), never from a sum kept by hand.
+results=0
+plan() { printf 'TAP version 13\n1..%s\n' "$1"; }
+# result ok|not ok NAME [DIRECTIVE]: the next numbered line ('#' in NAME
+# escaped: it would start a directive).
+result() {
+	results=$((results + 1))
+	echo "$1 $results $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
+}
+pass() { result ok "$1"; }
+# fail NAME WHY: WHY's first line on the result line, the rest as
+# diagnostics.
+fail() {
+	result 'not ok' "$1" "$(printf %s "$2" | head -n 1)"
+	printf '%s\n' "$2" | sed '1d; s/^/# /'
+	failed=1
+}
+skip() { result ok "$1" "SKIP $2"; }
+# diag TEXT...: a "# " line, for the log.
+diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
+
+# case_add COMMAND [ARG...]: one more case for run_cases, a command that
+# reports one result (its words quoted for eval, each case ended by a
+# \001, which no word holds: a word may hold a newline).
+# run_cases: the plan, as many results as cases were added, then each
+# case; one that reported no result fails, named after its command, and
+# one that reported more makes the count differ from the plan, which
+# run-tests fails.
+cases= case_end=$(printf '\001')
+case_add() {
+	for word; do
+		quoted=
+		while :; do
+			case $word in
+			*\'*) quoted="$quoted${word%%\'*}'\\''" word=${word#*\'} ;;
+			*) break ;;
+			esac
+		done
+		cases="$cases '$quoted$word'"
+	done
+	cases="$cases$case_end"
+}
+run_cases() {
+	set -f
+	IFS_saved=$IFS IFS=$case_end
+	set -- $cases
+	IFS=$IFS_saved
+	set +f
+	plan $#
+	for case_command; do
+		case_results=$results
+		eval "$case_command"
+		[ "$results" -ne "$case_results" ] || fail "${case_command# }" "reported no result"
+	done
+}
 count() { echo $#; }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-skip() { echo "SKIP: $1: $2"; }
 
 # at_exit COMMAND: run COMMAND (a string, for eval) when the script exits,
 # before the commands given earlier.
@@ -119,6 +171,6 @@ has() { grep -q -- "$1" "$work/$2"; }
 value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
 # Show what a case saw, for the log; QEMU's -strace lines ("PID call(...")
 # would bury the rest.
-show_out() { sed 's/^/    out: /' "$work/out"; }
-show_err() { grep -v '^[0-9][0-9]* ' "$work/err" | sed 's/^/    err: /'; }
+show_out() { sed 's/^/# out: /' "$work/out"; }
+show_err() { grep -v '^[0-9][0-9]* ' "$work/err" | sed 's/^/# err: /'; }
 show() { show_out; show_err; }
