@@ -46,7 +46,7 @@ for t in $TARGETS; do
 		"$srcdir/benchtests/ppctime-bench" --out="$out" measure glibc "$t" \
 		>"$out/glibc-bench-$t.log" 2>&1; then
 		echo "FAIL: glibc benchtests $t: ppctime-bench measure glibc failed:"
-		sed 's/^/    /' "$out/glibc-bench-$t.log" | tail -n 12
+		sed 's/^/# /' "$out/glibc-bench-$t.log" | tail -n 12
 		failed=1
 		continue
 	fi

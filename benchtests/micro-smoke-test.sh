@@ -19,7 +19,7 @@ check() {
 		echo "PASS: $name"
 	else
 		echo "FAIL: $name: output does not parse:"
-		printf '%s\n' "$output" | head -5 | sed 's/^/    /'
+		printf '%s\n' "$output" | head -5 | sed 's/^/# /'
 		failed=1
 	fi
 }

@@ -103,9 +103,9 @@ checkpatch() {
 	*)
 		echo "FAIL: checkpatch --strict: linux-$1/${2##*/}: ${total:-no verdict}, not ${want:-0 errors}"
 		if [ -n "$total" ]; then
-			printf '%s\n' "$out" | grep -E '^(ERROR|WARNING):' | sed 's/^/    /'
+			printf '%s\n' "$out" | grep -E '^(ERROR|WARNING):' | sed 's/^/# /'
 		else
-			printf '%s\n' "$out" | tail -n 5 | sed 's/^/    /'
+			printf '%s\n' "$out" | tail -n 5 | sed 's/^/# /'
 		fi
 		failed=1 ;;
 	esac

@@ -100,7 +100,7 @@ check_agree() { # NAME ROOT PROGRAM
 	status=$?
 	if [ "$status" -eq 0 ] && ! grep -q '^FAIL' "$work/out" && grep -q '^PASS' "$work/out"
 	then pass "$1 ($(grep -c '^PASS' "$work/out") results; $(sed -n 's/^PASS: .*\(clock 5: .*\)/\1/p' "$work/out"))"
-	else fail "$1" "status $status"; grep '^FAIL' "$work/out" | sed 's/^/    /'; show_err; fi
+	else fail "$1" "status $status"; grep '^FAIL' "$work/out" | sed 's/^/# /'; show_err; fi
 }
 
 check_identity() { # NAME ROOT PROGRAM

@@ -20,7 +20,7 @@ dirs="prefix=$p exec_prefix=$p bindir=$p/bin libdir=$p/lib64 libexecdir=$p/lib64
 installed_make() {
 	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL make -C "$top_builddir" -s "$1" \
 		DESTDIR="$2" $dirs >"$work/$1.log" 2>&1 ||
-		{ fail "make $1" "failed:"; sed 's/^/    /' "$work/$1.log"; exit 1; }
+		{ fail "make $1" "failed:"; sed 's/^/# /' "$work/$1.log"; exit 1; }
 }
 # files DIR: every file and link under DIR, relative to it, sorted.
 files() { (cd "$1" && find . \( -type f -o -type l \) | sed 's|^\./||' | LC_ALL=C sort); }
@@ -68,7 +68,7 @@ if cmp -s "$work/expected" "$work/installed"; then
 	pass "install: the GNU directories ($(wc -l <"$work/installed") files)"
 else
 	fail "install: the GNU directories" "expected (<) and installed (>):"
-	diff "$work/expected" "$work/installed" | grep '^[<>]' | sed 's/^/    /'
+	diff "$work/expected" "$work/installed" | grep '^[<>]' | sed 's/^/# /'
 fi
 not_x=
 for f in "$p/bin/ppctime-run" "$p/bin/ppctime-bench" $(for t in $TARGETS; do eval echo "$p/lib64/exec/ppctime/\$LOADER_$t"; done); do
@@ -96,7 +96,7 @@ for man in $manuals; do
 	     [ ! -s "$work/man.log" ] && grep -qE '^\.SH "?EXIT STATUS' "$man"; then
 		pass "$name"
 	else
-		fail "$name" "groff -man -ww says (or it has no EXIT STATUS):"; sed 's/^/    /' "$work/man.log"
+		fail "$name" "groff -man -ww says (or it has no EXIT STATUS):"; sed 's/^/# /' "$work/man.log"
 	fi
 done
 
@@ -110,7 +110,7 @@ mv "$work/elsewhere/tree" "$dest$p"
 installed_make uninstall "$dest"
 files "$dest" >"$work/left"
 if [ -s "$work/left" ]; then
-	fail uninstall "left $(wc -l <"$work/left") files:"; head -n 20 "$work/left" | sed 's/^/    /'
+	fail uninstall "left $(wc -l <"$work/left") files:"; head -n 20 "$work/left" | sed 's/^/# /'
 else
 	pass "uninstall: no file left"
 fi

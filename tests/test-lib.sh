@@ -159,6 +159,16 @@ frozen_verdict() {
 }
 
 # The helpers below read and write $work/out and $work/err.
+# time_syscalls COMMAND...: COMMAND (a launch of a probe: ppctime-run, its
+# options, the probe) makes 1000 calls of clock_gettime(CLOCK_MONOTONIC)
+# under QEMU_STRACE; $status its status, $calls how many clock_gettime
+# system calls QEMU's -strace showed (one a call without a vDSO).
+time_syscalls() {
+	status=0
+	QEMU_STRACE=1 "$@" calls 1000 monotonic >"$work/out" 2>"$work/err" </dev/null ||
+		status=$?
+	calls=$(grep -c 'clock_gettime' "$work/err" || :)
+}
 # launch ARGS...: ppctime-run ($run) with ARGS, its stdout, stderr and
 # status ($status) kept.
 launch() {

@@ -41,7 +41,7 @@ for t in $TARGETS; do
 			pass "$t bad-vdso/$name: rules failed: $rules ($what)"
 		else
 			fail "$t bad-vdso/$name" "rules failed: ${rules_failed:--} (exit status $rc), expected $rules ($what)"
-			printf '%s\n' "$out" | sed 's/^/    | /'
+			printf '%s\n' "$out" | sed 's/^/# | /'
 		fi
 	done <<EOF
 $(fixtures "$t")
