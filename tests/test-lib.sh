@@ -84,6 +84,20 @@ run_cases() {
 }
 count() { echo $#; }
 
+# subtest NAME COMMAND...: COMMAND, a test program of its own, nested as
+# kselftest nests one: its TAP (stdout and stderr) four spaces deeper,
+# then one result for it, ok if it exited 0.  run-tests holds the nested
+# stream to its own plan.
+subtest() {
+	subtest_name=$1
+	shift
+	echo "    # Subtest: $subtest_name"
+	{ subtest_status=$( { { "$@" 2>&1 3>&- 4>&-; echo $? >&3; } |
+		sed 's/^/    /' >&4; } 3>&1); } 4>&1
+	if [ "$subtest_status" -eq 0 ]; then pass "$subtest_name"
+	else fail "$subtest_name" "exit status $subtest_status"; fi
+}
+
 # at_exit COMMAND: run COMMAND (a string, for eval) when the script exits,
 # before the commands given earlier.
 exit_commands=:
