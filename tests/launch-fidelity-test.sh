@@ -17,7 +17,7 @@ PPCTIME_TIMEKEEPERD=off
 export PPCTIME_TIMEKEEPERD
 make_work
 command -v pgrep >/dev/null || {
-	echo "FAIL: launch-fidelity-test: no pgrep: install the Debian package procps"
+	echo "Bail out! launch-fidelity-test: no pgrep: install the Debian package procps"
 	exit 1
 }
 

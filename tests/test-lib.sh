@@ -34,7 +34,7 @@ plan() { printf 'TAP version 13\n1..%s\n' "$1"; }
 # escaped: it would start a directive).
 result() {
 	results=$((results + 1))
-	echo "$1 $results $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
+	printf '%s\n' "$1 $results $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
 }
 pass() { result ok "$1"; }
 # fail NAME WHY: WHY's first line on the result line, the rest as
@@ -45,8 +45,6 @@ fail() {
 	failed=1
 }
 skip() { result ok "$1" "SKIP $2"; }
-# diag TEXT...: a "# " line, for the log.
-diag() { printf '%s\n' "$*" | sed 's/^/# /'; }
 
 # case_add COMMAND [ARG...]: one more case for run_cases, a command that
 # reports one result (its words quoted for eval, each case ended by a
