@@ -28,13 +28,13 @@ fi
 # and before the first result, then one pass, fail or skip per case, each
 # numbered; "failed" set for the exit status.  The plan comes from the
 # list of cases (run_cases), never from a sum kept by hand.
-results=0
+tap_number=0
 plan() { printf 'TAP version 13\n1..%s\n' "$1"; }
 # result ok|not ok NAME [DIRECTIVE]: the next numbered line ('#' in NAME
 # escaped: it would start a directive).
 result() {
-	results=$((results + 1))
-	printf '%s\n' "$1 $results $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
+	tap_number=$((tap_number + 1))
+	printf '%s\n' "$1 $tap_number $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
 }
 pass() { result ok "$1"; }
 # fail NAME WHY: WHY's first line on the result line, the rest as
@@ -75,9 +75,9 @@ run_cases() {
 	set +f
 	plan $#
 	for case_command; do
-		case_results=$results
+		case_results=$tap_number
 		eval "$case_command"
-		[ "$results" -ne "$case_results" ] || fail "${case_command# }" "reported no result"
+		[ "$tap_number" -ne "$case_results" ] || fail "${case_command# }" "reported no result"
 	done
 }
 count() { echo $#; }
