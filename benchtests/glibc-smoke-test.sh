@@ -39,15 +39,14 @@ plan "$results"
 for t in $TARGETS; do
 	eval "triplet=\$TRIPLET_$t"
 	if [ ! -f "sysroot/$triplet.stamp" ]; then
-		echo "SKIP: glibc benchtests $t: no sysroot/$triplet (make sysroot)"
+		skip "glibc benchtests $t" "no sysroot/$triplet (make sysroot)"
 		continue
 	fi
 	if ! BENCH_DURATION=0 BENCH_GLIBC_REPS=1 srcdir=$srcdir "$PYTHON" \
 		"$srcdir/benchtests/ppctime-bench" --out="$out" measure glibc "$t" \
 		>"$out/glibc-bench-$t.log" 2>&1; then
-		echo "FAIL: glibc benchtests $t: ppctime-bench measure glibc failed:"
-		sed 's/^/    /' "$out/glibc-bench-$t.log" | tail -n 12
-		failed=1
+		fail "glibc benchtests $t" "ppctime-bench measure glibc failed:
+$(tail -n 12 "$out/glibc-bench-$t.log")"
 		continue
 	fi
 	for f in "$out/bench-$t.out" "$out/bench-$t-no-vdso.out"; do
@@ -57,10 +56,9 @@ for t in $TARGETS; do
 			grep -qF "\"$var\": {" "$f" && grep -qF "\"$func\": {" "$f" || echo "$v"
 		done)
 		if [ -z "$missing" ]; then
-			echo "PASS: glibc benchtests $t: ${f##*/} valid, every variant present"
+			pass "glibc benchtests $t: ${f##*/} valid, every variant present"
 		else
-			echo "FAIL: glibc benchtests $t: ${f##*/} lacks:" $missing
-			failed=1
+			fail "glibc benchtests $t" "${f##*/} lacks: $(echo $missing)"
 		fi
 	done
 	# compare_bench.py at its default threshold (10%) lists a variant's mean
@@ -73,18 +71,16 @@ for fn, variants in a.items():
             print(f"{fn}({v})")' "$out/bench-$t-no-vdso.out" "$out/bench-$t.out" | sort)
 	listed=$(sed -n 's/^[-+ ]*\([^ ]*\)\[mean\]: .*/\1/p' "$out/compare_bench-$t.txt" | sort)
 	if [ -n "$expected" ] && [ "$listed" = "$expected" ]; then
-		echo "PASS: glibc benchtests $t: compare_bench.py lists the $(echo "$listed" | wc -l) variants 10% apart"
+		pass "glibc benchtests $t: compare_bench.py lists the $(echo "$listed" | wc -l) variants 10% apart"
 	else
-		echo "FAIL: glibc benchtests $t: compare_bench.py lists:" $listed "; 10% apart:" $expected
-		failed=1
+		fail "glibc benchtests $t" "compare_bench.py lists: $(echo $listed); 10% apart: $(echo $expected)"
 	fi
 	# two records (mean, min) per variant and configuration
 	records=$(cat "$out/records/glibc-$t.jsonl" 2>/dev/null | wc -l)
 	if [ "$records" -eq $((4 * $(echo "$variants" | wc -l))) ]; then
-		echo "PASS: glibc benchtests $t: $records records"
+		pass "glibc benchtests $t: $records records"
 	else
-		echo "FAIL: glibc benchtests $t: $records records, not 4 per variant"
-		failed=1
+		fail "glibc benchtests $t" "$records records, not 4 per variant"
 	fi
 done
 
@@ -93,7 +89,7 @@ done
 bench() { srcdir=$srcdir "$PYTHON" "$srcdir/benchtests/ppctime-bench" --out="$out" "$@"; }
 if ls "$out"/records/glibc-*.jsonl >/dev/null 2>&1 &&
 	! { BENCH_DURATION=0.001 bench machine && bench render; } >"$out/render.log" 2>&1; then
-	echo "FAIL: glibc benchtests: render: $(tail -n 3 "$out/render.log")"
+	echo "Bail out! glibc benchtests: render: $(tail -n 1 "$out/render.log")"
 	exit 1
 fi
 for records in "$out"/records/glibc-*.jsonl; do
@@ -107,11 +103,10 @@ for records in "$out"/records/glibc-*.jsonl; do
 		END { print n + 0 }' "$out/report.md")
 	# a header and a rule besides the rows
 	if [ "$rows" -eq $(($(echo "$variants" | wc -l) + 2)) ]; then
-		echo "PASS: glibc benchtests $t: rendered, $((rows - 2)) rows"
+		pass "glibc benchtests $t: rendered, $((rows - 2)) rows"
 	else
-		echo "FAIL: glibc benchtests $t: report.md's glibc table has $rows lines, not a" \
-			"header, a rule and one per variant"
-		failed=1
+		fail "glibc benchtests $t" "report.md's glibc table has $rows lines, not a header,\
+ a rule and one per variant"
 	fi
 done
 exit $failed

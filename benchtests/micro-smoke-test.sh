@@ -16,11 +16,10 @@ plan $((7 * $(count $TARGETS)))
 check() {
 	local name=$1 output=$2
 	if printf '%s\n' "$output" | awk "${@:3}"; then
-		echo "PASS: $name"
+		pass "$name"
 	else
-		echo "FAIL: $name: output does not parse:"
-		printf '%s\n' "$output" | head -5 | sed 's/^/    /'
-		failed=1
+		fail "$name" "output does not parse:
+$(printf '%s\n' "$output" | head -5)"
 	fi
 }
 
@@ -74,10 +73,9 @@ for t in $TARGETS; do
 	"$run" benchtests/vdsotest-$t 0.001 no-such-benchmark >/dev/null 2>&1 || status=$?
 	[ "$status" -eq 2 ] || refused="$refused vdsotest-NAME(status $status)"
 	if [ -z "$refused" ]; then
-		echo "PASS: $t: bad arguments refused"
+		pass "$t: bad arguments refused"
 	else
-		echo "FAIL: $t: bad arguments not refused with status 2:$refused"
-		failed=1
+		fail "$t" "bad arguments not refused with status 2:$refused"
 	fi
 done
 exit $failed

@@ -13,11 +13,10 @@ for t in $TARGETS; do
 	# a count that varied between repeats is '~'-marked: still a count
 	served=$(printf '%s\n' "$out" | awk '$1 ~ /clock_gettime/ && $2 == "MONOTONIC" { sub(/^~/, "", $3); if ($3 + 0 > 0) n++ } END { print n + 0 }')
 	if [ "$rows" -ge 10 ] && [ "$rows" -eq "$(printf '%s\n' "$out" | wc -l)" ] && [ "$served" -ge 2 ]; then
-		echo "PASS: $t: insn-count: $rows cases parsed"
+		pass "$t: insn-count: $rows cases parsed"
 	else
-		echo "FAIL: $t: insn-count: $rows rows parsed, $served clock_gettime MONOTONIC rows with a count; the lines that do not parse:"
-		printf '%s\n' "$out" | grep -vE '^[_a-z0-9]+ [-A-Z_]+ ~?[0-9]+ ~?[0-9]+$' | head -5
-		failed=1
+		fail "$t: insn-count" "$rows rows parsed, $served clock_gettime MONOTONIC rows with a count; the lines that do not parse:
+$(printf '%s\n' "$out" | grep -vE '^[_a-z0-9]+ [-A-Z_]+ ~?[0-9]+ ~?[0-9]+$' | head -5)"
 	fi
 done
 exit $failed

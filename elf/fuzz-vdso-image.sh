@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# Runs elf/fuzz_vdso_image on a corpus seeded with the built vDSO images,
+# One case: runs elf/fuzz_vdso_image on a corpus seeded with the built vDSO images,
 # the vdso-check fixtures and a large image of 65536 version definitions.
 # With FUZZ_RUNS set ("make fuzz") that many executions, the fuzzer
 # required; without (a "make check" test) a few seconds, or SKIP when
@@ -21,7 +21,7 @@ else
 	ready=$(cat "$top_builddir/elf/fuzz-smoke.status" 2>/dev/null) ||
 		ready="elf/fuzz-smoke.status is missing: run make check"
 	if [ "$ready" != ready ]; then
-		echo "SKIP: $name: $ready"
+		skip "$name" "$ready"
 		exit 0
 	fi
 	limit=-max_total_time=$smoke_seconds
@@ -35,13 +35,13 @@ for f in "$top_builddir"/vdso-kernel/*.so "$top_builddir"/vdso-kernel/*.so.dbg \
 	[ -f "$f" ] && cp "$f" "$corpus/$(echo "${f#"$top_builddir"/}" | tr / _)"
 done
 if ! ls "$corpus" | grep -q 'vdso-kernel_'; then
-	echo "FAIL: $name: no vDSO image under $top_builddir/vdso-kernel to seed the corpus with: run make"
+	fail "$name" "no vDSO image under $top_builddir/vdso-kernel to seed the corpus with: run make"
 	exit 1
 fi
 image=$(ls "$corpus"/vdso-kernel_*.so | head -n 1)
 if ! python3 "$srcdir/tests/vdso-image-patch.py" many-verdefs=65536 "$image" \
 	"$corpus/many-verdefs.so"; then
-	echo "FAIL: $name: cannot make the large seed from $image"
+	fail "$name" "cannot make the large seed from $image"
 	exit 1
 fi
 # libFuzzer would cut inputs at 1 MiB: the large seed must stay whole.
@@ -54,9 +54,9 @@ done
 if "$fuzzer" "$limit" -max_len="$max_len" -timeout=10 -print_final_stats=1 \
 	-artifact_prefix="$top_builddir/elf/fuzz-crash-" "$corpus" >"$log" 2>&1; then
 	runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-	echo "PASS: $name: $runs executions ($limit), no crash or sanitizer report"
+	pass "$name: $runs executions ($limit), no crash or sanitizer report"
 else
-	tail -n 40 "$log"
-	echo "FAIL: $name: crash, hang or sanitizer report (log: $log; input: elf/fuzz-crash-*)"
+	fail "$name" "crash, hang or sanitizer report (log: $log; input: elf/fuzz-crash-*)
+$(tail -n 40 "$log")"
 	exit 1
 fi

@@ -33,10 +33,9 @@ same() {
 		cmp -s "$2/$f" "$srcdir/patches/$1/$f" || made="$made (differs: $f)"
 	done
 	if [ "$committed" = "$made" ]; then
-		echo "PASS: series: patches/$1 is what 'make patches' makes of the tree"
+		pass "series: patches/$1 is what 'make patches' makes of the tree"
 	else
-		echo "FAIL: series: patches/$1 is not what the tree makes: run 'make patches' and commit the result"
-		failed=1
+		fail "series: patches/$1" "not what the tree makes: run 'make patches' and commit the result"
 	fi
 }
 
@@ -46,8 +45,7 @@ made() {
 	if "make_$1" "$2" "$work/$1-$2" >"$work/made.out" 2>&1; then
 		same "$1-$2" "$work/$1-$2"
 	else
-		echo "FAIL: series: making patches/$1-$2: $(tail -1 "$work/made.out")"
-		failed=1
+		fail "series: making patches/$1-$2" "$(tail -1 "$work/made.out")"
 	fi
 }
 
@@ -66,12 +64,11 @@ applies() {
 	fi
 	for p in "$srcdir/patches/glibc-$1"/0*.patch; do
 		if ! patch -d "$dir" -p1 -s -f --no-backup-if-mismatch <"$p" >"$work/apply.out" 2>&1; then
-			echo "FAIL: series: patches/glibc-$1 applies to $pristine: ${p##*/}: $(head -n 1 "$work/apply.out")"
-			failed=1
+			fail "series: patches/glibc-$1 applies to $pristine" "${p##*/}: $(head -n 1 "$work/apply.out")"
 			return
 		fi
 	done
-	echo "PASS: series: patches/glibc-$1 applies to $pristine"
+	pass "series: patches/glibc-$1 applies to $pristine"
 }
 
 for v in $glibc_versions; do
@@ -80,8 +77,8 @@ for v in $glibc_versions; do
 		[ -e "$pristine" ] || base=$pristine
 		why=$(tail -n 1 "$top_builddir/glibc-source/$v/why" 2>/dev/null || :)
 		for what in "is what 'make patches' makes" "applies"; do
-			echo "SKIP: series: patches/glibc-$v $what: no glibc source $base${why:+ ($why)}:" \
-				"make glibc-fetch, or install Debian's glibc-source"
+			skip "series: patches/glibc-$v $what" "no glibc source $base${why:+ ($why)}:\
+ make glibc-fetch, or install Debian's glibc-source"
 		done
 		continue
 	fi
@@ -99,15 +96,14 @@ checkpatch() {
 		--show-types "$2" 2>&1) || :
 	total=$(printf '%s\n' "$out" | sed -n 's/^total: //p')
 	case $total in
-	"${want:-0 errors}"*) echo "PASS: checkpatch --strict: linux-$1/${2##*/}: $total" ;;
+	"${want:-0 errors}"*) pass "checkpatch --strict: linux-$1/${2##*/}: $total" ;;
 	*)
-		echo "FAIL: checkpatch --strict: linux-$1/${2##*/}: ${total:-no verdict}, not ${want:-0 errors}"
+		fail "checkpatch --strict: linux-$1/${2##*/}" "${total:-no verdict}, not ${want:-0 errors}"
 		if [ -n "$total" ]; then
-			printf '%s\n' "$out" | grep -E '^(ERROR|WARNING):' | sed 's/^/    /'
+			printf '%s\n' "$out" | grep -E '^(ERROR|WARNING):' | sed 's/^/# /'
 		else
-			printf '%s\n' "$out" | tail -n 5 | sed 's/^/    /'
-		fi
-		failed=1 ;;
+			printf '%s\n' "$out" | tail -n 5 | sed 's/^/# /'
+		fi ;;
 	esac
 }
 
@@ -117,8 +113,8 @@ for v in $linux_series_versions; do
 	*)
 		why=$(tail -n 1 "$top_builddir/linux-source/$v/why" 2>/dev/null || :)
 		for what in "is what 'make patches' makes" $(linux_patches "$v"); do
-			echo "SKIP: series: patches/linux-$v: $what: no Linux $v source${why:+ ($why)}:" \
-				"configure --with-linux-source (Debian's linux-source), then make linux-fetch"
+			skip "series: patches/linux-$v: $what" "no Linux $v source${why:+ ($why)}:\
+ configure --with-linux-source (Debian's linux-source), then make linux-fetch"
 		done
 		continue ;;
 	esac

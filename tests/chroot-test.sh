@@ -98,9 +98,10 @@ make_tree() { # ROOT TARGET
 check_agree() { # NAME ROOT PROGRAM
 	chroot "$2" "$3" agree >"$work/out" 2>"$work/err"
 	status=$?
-	if [ "$status" -eq 0 ] && ! grep -q '^FAIL' "$work/out" && grep -q '^PASS' "$work/out"
-	then pass "$1 ($(grep -c '^PASS' "$work/out") results; $(sed -n 's/^PASS: .*\(clock 5: .*\)/\1/p' "$work/out"))"
-	else fail "$1" "status $status"; grep '^FAIL' "$work/out" | sed 's/^/    /'; show_err; fi
+	# Its TAP: results, none "not ok".
+	if [ "$status" -eq 0 ] && ! grep -q '^not ok' "$work/out" && grep -q '^ok ' "$work/out"
+	then pass "$1 ($(grep -c '^ok ' "$work/out") results; $(sed -n 's/^ok [0-9]* .*\(clock 5: .*\)/\1/p' "$work/out"))"
+	else fail "$1" "status $status"; grep '^not ok' "$work/out" | sed 's/^/# /'; show_err; fi
 }
 
 check_identity() { # NAME ROOT PROGRAM

@@ -17,30 +17,17 @@ run=$bindir/ppctime-run
 make_work
 
 if [ ! -x "$run" ]; then
-	fail "$label" "no $run (make install)"
+	echo "Bail out! $label: no $run (make install)"
 	exit 1
 fi
-# --version; per target the probe, or its SKIP, then the sysroot's C and
-# C++ probes, or their SKIP; ppctime-bench's count.
-results=1
-for t in $TARGETS; do
-	eval triplet=\$TRIPLET_$t
-	if [ ! -x "$top_builddir/tests/guest/launcher-probe-$t" ]; then
-		results=$((results + 1))
-	elif [ ! -x "$bindir/$triplet-ppctime-gcc" ]; then
-		results=$((results + 2))
+check_version() {
+	"$run" --version >"$work/version" 2>&1
+	if [ "$(head -n 1 "$work/version")" = "ppctime-run (ppctime) $VERSION" ]; then
+		pass "$label: --version"
 	else
-		results=$((results + 3))
+		fail "$label: --version" "said: $(head -n 1 "$work/version")"
 	fi
-	results=$((results + 1))
-done
-plan "$results"
-"$run" --version >"$work/version" 2>&1
-if [ "$(head -n 1 "$work/version")" = "ppctime-run (ppctime) $VERSION" ]; then
-	pass "$label: --version"
-else
-	fail "$label: --version" "said: $(head -n 1 "$work/version")"
-fi
+}
 
 # check_probe NAME PROBE [OPTIONS]: PROBE sees a vDSO, an installed image.
 check_probe() {
@@ -73,52 +60,69 @@ check_probe() {
 	fi
 }
 
-for t in $TARGETS; do
-	probe=$top_builddir/tests/guest/launcher-probe-$t
-	if [ ! -x "$probe" ]; then
-		skip "$label: vdso-$t" "$probe not built (make check-programs)"
-		continue
-	fi
-	check_probe "$label: vdso-$t" "$probe"
-	eval triplet=\$TRIPLET_$t
-	cc=$bindir/$triplet-ppctime-gcc
-	if [ ! -x "$cc" ]; then
-		skip "$label: sysroot-$t" "no $cc: no sysroot installed (make sysroot, then make install)"
-		continue
-	fi
-	sysroot=$(dirname "$(readlink -f "$cc")")/$triplet
-	if "$cc" -std=gnu11 -O2 -o "$work/probe-$t" "$srcdir/tests/guest/launcher-probe.c" \
+# check_sysroot_c TARGET CC: the installed sysroot's C compiler builds the
+# probe, which then sees the vDSO.
+check_sysroot_c() {
+	sysroot=$(dirname "$(readlink -f "$2")")/$(eval echo "\$TRIPLET_$1")
+	if "$2" -std=gnu11 -O2 -o "$work/probe-$1" "$srcdir/tests/guest/launcher-probe.c" \
 		>"$work/cc.log" 2>&1; then
-		check_probe "$label: sysroot-$t" "$work/probe-$t" --sysroot="$sysroot"
+		check_probe "$label: sysroot-$1" "$work/probe-$1" --sysroot="$sysroot"
 	else
-		fail "$label: sysroot-$t" "$cc cannot build: $(head -n 3 "$work/cc.log")"
+		fail "$label: sysroot-$1" "$2 cannot build: $(head -n 3 "$work/cc.log")"
 	fi
-	cxx=$bindir/$triplet-ppctime-g++
-	if "$cxx" -O2 -pthread -o "$work/cxx-probe-$t" "$srcdir/tests/glibc/cxx-probe.cc" \
+}
+
+# check_sysroot_cxx TARGET CXX: and its C++ compiler builds cxx-probe.cc,
+# which runs.
+check_sysroot_cxx() {
+	sysroot=$(dirname "$(readlink -f "$2")")/$(eval echo "\$TRIPLET_$1")
+	if "$2" -O2 -pthread -o "$work/cxx-probe-$1" "$srcdir/tests/glibc/cxx-probe.cc" \
 		>"$work/cc.log" 2>&1; then
-		out=$("$run" --sysroot="$sysroot" "$work/cxx-probe-$t" 10 2>&1) || :
-		if [ "$out" = "cxx: ok" ]; then pass "$label: sysroot-$t C++ ($cxx)"
-		else fail "$label: sysroot-$t C++" "the probe said: $out"; fi
+		out=$("$run" --sysroot="$sysroot" "$work/cxx-probe-$1" 10 2>&1) || :
+		if [ "$out" = "cxx: ok" ]; then pass "$label: sysroot-$1 C++ ($2)"
+		else fail "$label: sysroot-$1 C++" "the probe said: $out"; fi
 	else
-		fail "$label: sysroot-$t C++" "$cxx cannot build: $(head -n 3 "$work/cc.log")"
+		fail "$label: sysroot-$1 C++" "$2 cannot build: $(head -n 3 "$work/cc.log")"
 	fi
-done
+}
 
 # The installed benchmark pipeline measures with the installed harnesses
-# and launcher: an exact count of clock_gettime's instructions per target.
+# and launcher (once, for the first target's case): an exact count of
+# clock_gettime's instructions per target.
 bench=$bindir/ppctime-bench
-if [ ! -x "$bench" ]; then
-	fail "$label: ppctime-bench" "no $bench"
-elif ! "$bench" --out "$work/bench" measure insns >"$work/bench.log" 2>&1; then
-	fail "$label: ppctime-bench" "measure insns failed: $(tail -n 3 "$work/bench.log")"
-else
-	for t in $TARGETS; do
-		insns=$(grep -h '"entry": "__kernel_clock_gettime", "clock": "MONOTONIC", "metric": "insns_vdso"' \
-			"$work/bench/records/insns-$t.jsonl" 2>/dev/null | sed -n 's/.*"value": \([0-9]*\),.*/\1/p')
-		case $insns in
-		[1-9]*) pass "$label: ppctime-bench $t: __kernel_clock_gettime MONOTONIC, $insns instructions" ;;
-		*) fail "$label: ppctime-bench $t" "no count of __kernel_clock_gettime MONOTONIC in $work/bench/records" ;;
-		esac
-	done
-fi
+check_bench() { # TARGET
+	if [ ! -x "$bench" ]; then
+		fail "$label: ppctime-bench $1" "no $bench"
+		return
+	fi
+	[ -d "$work/bench" ] ||
+		"$bench" --out "$work/bench" measure insns >"$work/bench.log" 2>&1 ||
+		echo "# measure insns failed: $(tail -n 3 "$work/bench.log")"
+	insns=$(grep -h '"entry": "__kernel_clock_gettime", "clock": "MONOTONIC", "metric": "insns_vdso"' \
+		"$work/bench/records/insns-$1.jsonl" 2>/dev/null | sed -n 's/.*"value": \([0-9]*\),.*/\1/p')
+	case $insns in
+	[1-9]*) pass "$label: ppctime-bench $1: __kernel_clock_gettime MONOTONIC, $insns instructions" ;;
+	*) fail "$label: ppctime-bench $1" "no count of __kernel_clock_gettime MONOTONIC in $work/bench/records" ;;
+	esac
+}
+
+case_add check_version
+for t in $TARGETS; do
+	probe=$top_builddir/tests/guest/launcher-probe-$t
+	cc=$bindir/$(eval echo "\$TRIPLET_$t")-ppctime-gcc
+	if [ ! -x "$probe" ]; then
+		case_add skip "$label: vdso-$t" "$probe not built (make check-programs)"
+	else
+		case_add check_probe "$label: vdso-$t" "$probe"
+		if [ ! -x "$cc" ]; then
+			case_add skip "$label: sysroot-$t" \
+				"no $cc: no sysroot installed (make sysroot, then make install)"
+		else
+			case_add check_sysroot_c "$t" "$cc"
+			case_add check_sysroot_cxx "$t" "${cc%gcc}g++"
+		fi
+	fi
+	case_add check_bench "$t"
+done
+run_cases
 exit $failed

@@ -17,7 +17,7 @@ PPCTIME_TIMEKEEPERD=off
 export PPCTIME_TIMEKEEPERD
 make_work
 command -v pgrep >/dev/null || {
-	echo "FAIL: launch-fidelity-test: no pgrep: install the Debian package procps"
+	echo "Bail out! launch-fidelity-test: no pgrep: install the Debian package procps"
 	exit 1
 }
 
@@ -184,7 +184,7 @@ check_refused() { # NAME MESSAGE RUN...
 	if [ "$status" -ne 125 ] || ! has "$message" err || ! has 'no-vdso' err; then
 		fail "$name" "status $status, not refused saying '$message' and --no-vdso"; show
 	elif [ "$plain" -ne 0 ]; then
-		fail "$name" "--no-vdso: status $plain"; sed 's/^/    plain: /' "$work/plain"
+		fail "$name" "--no-vdso: status $plain"; sed 's/^/# plain: /' "$work/plain"
 	else
 		pass "$name ($(sed 's/^ppctime-run: //' "$work/err" | cut -c 1-60)...)"
 	fi

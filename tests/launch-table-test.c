@@ -43,11 +43,9 @@ static void end(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-static void test_shares(void)
+static void test_share(const void *unused __attribute__((unused)))
 {
 	struct launch_table l = { 0 };
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
-	size_t of_uid;
 
 	case_begin("a user's share is half of what the descriptors allow");
 	launch_table_limits(&l, 96, 1024);
@@ -57,6 +55,13 @@ static void test_shares(void)
 	if (l.max_per_user != 1024)
 		case_fail("65472 in all: %zu per user, not the 1024 asked", l.max_per_user);
 	case_end();
+}
+
+static void test_refusals(const void *unused __attribute__((unused)))
+{
+	struct launch_table l = { 0 };
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	size_t of_uid;
 
 	case_begin("each refusal says which limit");
 	launch_table_limits(&l, 4, 1024);
@@ -79,7 +84,7 @@ static void test_shares(void)
 	case_end();
 }
 
-static void test_connects(void)
+static void test_connects(const void *unused __attribute__((unused)))
 {
 	struct launch_table l = { 0 };
 	uint64_t now = clock_ns(CLOCK_MONOTONIC);
@@ -101,47 +106,61 @@ static void test_connects(void)
 	case_end();
 }
 
-static void test_processes(void)
+/* The process cases, in turn, on one table of two children. */
+static struct launch_table procs;
+static int busy_fd, idle_fd;
+static pid_t busy, idle;
+
+static void test_live_process(const void *unused __attribute__((unused)))
 {
-	struct launch_table l = { 0 };
-	uint64_t now = clock_ns(CLOCK_MONOTONIC);
-	int busy_fd, idle_fd;
-	pid_t busy = child(true, &busy_fd), idle = child(false, &idle_fd);
-	struct timespec tenth = { 0, 100000000 };
 	size_t of_uid;
 
-	launch_table_limits(&l, 64, 1024);
+	busy = child(true, &busy_fd);
+	idle = child(false, &idle_fd);
+	launch_table_limits(&procs, 64, 1024);
 	case_begin("a live process counts, once");
-	launch_table_attach(&l, ep, idle, getuid(), idle_fd, now);
-	if (!launch_table_find(&l, idle, getuid(), &of_uid) || of_uid != 1)
+	launch_table_attach(&procs, ep, idle, getuid(), idle_fd, clock_ns(CLOCK_MONOTONIC));
+	if (!launch_table_find(&procs, idle, getuid(), &of_uid) || of_uid != 1)
 		case_fail("a live process not found");
 	case_end();
+}
+
+static void test_running(const void *unused __attribute__((unused)))
+{
+	struct timespec tenth = { 0, 100000000 };
 
 	case_begin("a running launch shows as one, a sleeping one does not");
 	nanosleep(&tenth, NULL);
-	if (launch_table_ran(&l, 8, clock_ns(CLOCK_MONOTONIC)))
+	if (launch_table_ran(&procs, 8, clock_ns(CLOCK_MONOTONIC)))
 		case_fail("a sleeping process taken as running");
-	launch_table_attach(&l, ep, busy, getuid(), busy_fd, clock_ns(CLOCK_MONOTONIC));
+	launch_table_attach(&procs, ep, busy, getuid(), busy_fd, clock_ns(CLOCK_MONOTONIC));
 	nanosleep(&tenth, NULL);
-	if (!launch_table_ran(&l, 8, clock_ns(CLOCK_MONOTONIC)))
+	if (!launch_table_ran(&procs, 8, clock_ns(CLOCK_MONOTONIC)))
 		case_fail("a spinning process not taken as running");
 	case_end();
+}
+
+static void test_ended(const void *unused __attribute__((unused)))
+{
+	size_t of_uid;
 
 	end(busy);
 	end(idle);
 	case_begin("an ended process no longer counts");
-	if (launch_table_find(&l, idle, getuid(), &of_uid))
+	if (launch_table_find(&procs, idle, getuid(), &of_uid))
 		case_fail("an ended process found");
 	case_end();
 }
 
 int main(void)
 {
-	test_plan(6);
 	test_start_watchdog();
 	ep = epoll_create1(EPOLL_CLOEXEC);
-	test_shares();
-	test_connects();
-	test_processes();
-	return test_failures != 0;
+	test_add_case(test_share, NULL);
+	test_add_case(test_refusals, NULL);
+	test_add_case(test_connects, NULL);
+	test_add_case(test_live_process, NULL);
+	test_add_case(test_running, NULL);
+	test_add_case(test_ended, NULL);
+	return test_run_cases();
 }

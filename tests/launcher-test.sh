@@ -21,7 +21,7 @@ export PPCTIME_TIMEKEEPERD
 probes=$top_builddir/tests/guest
 make_work
 command -v pgrep >/dev/null || {
-	echo "FAIL: launcher-test: no pgrep: install the Debian package procps"
+	echo 'Bail out! launcher-test: no pgrep: install the Debian package procps'
 	exit 1
 }
 
@@ -69,7 +69,7 @@ check_passthrough() { # NAME PROBE
 		'line one' 'line two' >"$work/expected"
 	if [ "$status" -ne 0 ] || ! cmp -s "$work/out" "$work/expected"; then
 		fail "$1" "status $status, output differs from:"
-		sed 's/^/    expected: /' "$work/expected"; show
+		sed 's/^/# expected: /' "$work/expected"; show
 	elif [ "$(cat "$work/err")" != "to stderr" ]; then
 		fail "$1" "stderr is not the program's"; show
 	else
@@ -142,19 +142,11 @@ check_status() { # NAME EXPECTED PROBE ARGS...
 	else fail "$name" "status $status, expected $expected"; show; fi
 }
 
-# glibc's clock_gettime: how many system calls 1000 calls make (qemu -strace).
-count_syscalls() { # PROBE [OPTIONS]
-	probe=$1
-	shift
-	QEMU_STRACE=1 "$run" "$@" "$probe" calls 1000 monotonic >"$work/out" 2>"$work/err" </dev/null
-	status=$?
-	calls=$(grep -c 'clock_gettime' "$work/err")
-}
-
+# glibc's clock_gettime: how many system calls 1000 calls make.
 check_vdso_used() { # NAME PROBE
-	count_syscalls "$2"
+	time_syscalls "$run" "$2"
 	with=$calls with_status=$status
-	count_syscalls "$2" --no-vdso
+	time_syscalls "$run" --no-vdso "$2"
 	if [ "$with_status" -ne 0 ] || [ "$status" -ne 0 ]; then
 		fail "$1" "status $with_status with the vDSO, $status without"
 	elif [ "$calls" -lt 1000 ]; then
@@ -185,25 +177,25 @@ check_no_vdso() { # NAME TARGET PROBE
 # --qemu: a directory holding the target's QEMU serves; a missing one, a
 # directory without it, and a file that is no QEMU ppctime-run can start
 # are refused with a message and 125.
-check_qemu_choice() { # TARGET PROBE
+qemu_dirs() { # TARGET
 	eval "qemu=\$QEMU_$1"
 	mkdir "$work/qemus" "$work/no-qemus"
 	ln -s "$qemu" "$work/qemus/${qemu##*/}"
 	printf '#!/bin/sh\nexit 0\n' >"$work/qemus/script"
 	chmod +x "$work/qemus/script"
-	launch --qemu="$work/qemus" "$2" vdso
+}
+check_qemu_directory() { # PROBE
+	launch --qemu="$work/qemus" "$1" vdso
 	if [ "$status" -eq 0 ] && has ppctime-vdso-data err; then pass "qemu-option-directory"
 	else fail qemu-option-directory "status $status, or no vDSO of ours"; show; fi
-	for how in "missing:$work/missing:No such file" "no-qemu:$work/no-qemus:holds no" \
-		   "not-elf:$work/qemus/script:is a script"; do
-		name=${how%%:*} rest=${how#*:}
-		launch --qemu="${rest%%:*}" "$2" echo ran
-		if [ "$status" -eq 125 ] && [ ! -s "$work/out" ] && has "${rest#*:}" err; then
-			pass "qemu-option-$name: $(head -n 1 "$work/err")"
-		else
-			fail "qemu-option-$name" "status $status, expected 125 and '${rest#*:}'"; show
-		fi
-	done
+}
+check_qemu_refused() { # NAME QEMU MESSAGE PROBE
+	launch --qemu="$2" "$4" echo ran
+	if [ "$status" -eq 125 ] && [ ! -s "$work/out" ] && has "$3" err; then
+		pass "$1: $(head -n 1 "$work/err")"
+	else
+		fail "$1" "status $status, expected 125 and '$3'"; show
+	fi
 }
 
 # A static QEMU (Debian 12's qemu-user-static, 7.2) as one of QEMU 10's:
@@ -213,7 +205,7 @@ check_static_qemu() { # NAME PROBE
 		skip "$1" "$static_qemus_why"
 		return
 	fi
-	count_syscalls "$2" --qemu="$static_qemus"
+	time_syscalls "$run" --qemu="$static_qemus" "$2"
 	if [ "$status" -ne 0 ] || [ "$calls" -ge 100 ]; then
 		fail "$1" "status $status, $calls clock_gettime system calls for 1000 calls"; show_err
 	else
@@ -239,30 +231,31 @@ patched() { # IMAGE OFFSET VALUE OUT
 	cp "$1" "$4" && printf '%b' "\\000$3" | dd of="$4" bs=1 seek="$2" conv=notrunc 2>/dev/null
 }
 
-check_bad_images() { # TARGET PROBE IMAGE
+# The cases of bad images for TARGET, made from IMAGE.
+add_bad_images() { # TARGET PROBE IMAGE
 	t=$1 probe=$2 image=$3 bad=$work/bad-$1
 	printf 'this is not an ELF file\n' >"$bad-text"
-	check_refused "refuse-not-elf-$t" "$bad-text" "$probe"
+	case_add check_refused "refuse-not-elf-$t" "$bad-text" "$probe"
 	# EI_CLASS and EI_DATA are 1 or 2: swap them.
 	class=$(od -An -tu1 -j4 -N1 "$image" | tr -d ' ')
 	patched "$image" 4 $((3 - class)) "$bad-class"
-	check_refused "refuse-wrong-class-$t" "$bad-class" "$probe"
+	case_add check_refused "refuse-wrong-class-$t" "$bad-class" "$probe"
 	data=$(od -An -tu1 -j5 -N1 "$image" | tr -d ' ')
 	patched "$image" 5 $((3 - data)) "$bad-order"
-	check_refused "refuse-wrong-byte-order-$t" "$bad-order" "$probe"
+	case_add check_refused "refuse-wrong-byte-order-$t" "$bad-order" "$probe"
 	head -c 40 "$image" >"$bad-header"
-	check_refused "refuse-truncated-header-$t" "$bad-header" "$probe"
+	case_add check_refused "refuse-truncated-header-$t" "$bad-header" "$probe"
 	head -c $(($(wc -c <"$image") / 2)) "$image" >"$bad-half"
-	check_refused "refuse-truncated-$t" "$bad-half" "$probe"
+	case_add check_refused "refuse-truncated-$t" "$bad-half" "$probe"
 	perl -0777 -pe 's/__kernel_clock_gettime\0/__kernel_clock_gettimX\0/' \
 		"$image" >"$bad-nosym"
-	check_refused "refuse-no-clock-gettime-$t" "$bad-nosym" "$probe"
+	case_add check_refused "refuse-no-clock-gettime-$t" "$bad-nosym" "$probe"
 	case $t in ppc32) other=ppc64le ;; ppc64) other=ppc32 ;; *) other=ppc64 ;; esac
 	other_image=$top_builddir/vdso-kernel/$(vdso_image "$other")
 	if [ -f "$other_image" ]; then
-		check_refused "refuse-other-target-$t" "$other_image" "$probe"
+		case_add check_refused "refuse-other-target-$t" "$other_image" "$probe"
 	else
-		skip "refuse-other-target-$t" "no $other image built"
+		case_add skip "refuse-other-target-$t" "no $other image built"
 	fi
 }
 
@@ -290,12 +283,12 @@ note_patched() { # IMAGE NAME WORD OUT
 # An image that asks for a layout this ppctime does not know, or whose
 # layout note is not the one its code reads (the datastore's code with
 # 6.1's note), is refused: no program runs with pages it would misread.
-check_layout_refusals() { # TARGET PROBE DATASTORE_IMAGE
+add_layout_refusals() { # TARGET PROBE DATASTORE_IMAGE
 	bad=$work/bad-$1
 	note_patched "$3" ppctime 99 "$bad-layout"
-	check_refused "refuse-unknown-layout-$1" "$bad-layout" "$2"
+	case_add check_refused "refuse-unknown-layout-$1" "$bad-layout" "$2"
 	note_patched "$3" ppctime 1 "$bad-mismatch"
-	check_refused "refuse-layout-mismatch-$1" "$bad-mismatch" "$2"
+	case_add check_refused "refuse-layout-mismatch-$1" "$bad-mismatch" "$2"
 }
 
 # The datastore's image (IMAGE-datastore.so), by --vdso, as Linux 6.17 on
@@ -305,10 +298,8 @@ check_layout_refusals() { # TARGET PROBE DATASTORE_IMAGE
 # same pages (timekeeper-test holds those pages to the host's clocks).  As
 # Linux 7.3's own image (its version note, no layout note of ppctime's) it
 # is taken for the datastore's too.
-check_datastore() { # TARGET PROBE IMAGE
+check_datastore_seen() { # TARGET PROBE IMAGE
 	t=$1 probe=$2 image=$3
-	clocks="realtime monotonic monotonic-raw boottime tai realtime-coarse monotonic-coarse"
-
 	launch --vdso="$image" "$probe" vdso
 	pages=$(grep -c "memfd:ppctime-vdso-data" "$work/err")
 	if [ "$status" -ne 0 ] || [ "$(value listed)" != 1 ] || [ "$(value data_below)" != 1 ] ||
@@ -319,14 +310,19 @@ check_datastore() { # TARGET PROBE IMAGE
 	else
 		pass "datastore-vdso-seen-$t"
 	fi
-
-	count_syscalls "$probe" --vdso="$image"
+}
+check_datastore_used() { # TARGET PROBE IMAGE
+	t=$1 probe=$2 image=$3
+	time_syscalls "$run" --vdso="$image" "$probe"
 	if [ "$status" -ne 0 ] || [ "$calls" -ne 0 ]; then
 		fail "datastore-vdso-used-$t" "status $status, $calls clock_gettime system calls for 1000 calls"
 	else
 		pass "datastore-vdso-used-$t (0 system calls for 1000 clock_gettime)"
 	fi
-
+}
+check_datastore_agreement() { # TARGET PROBE IMAGE
+	t=$1 probe=$2 image=$3
+	clocks="realtime monotonic monotonic-raw boottime tai realtime-coarse monotonic-coarse"
 	launch --vdso="$image" "$probe" compare 200 $clocks
 	off=
 	for c in $clocks; do
@@ -337,7 +333,9 @@ check_datastore() { # TARGET PROBE IMAGE
 	else
 		pass "datastore-agreement-$t ($(value reads) reads of 7 clocks, exact)"
 	fi
-
+}
+check_datastore_linux_7_3() { # TARGET PROBE IMAGE
+	t=$1 probe=$2 image=$3
 	note_patched "$image" Linux $((7 << 16 | 3 << 8 | 4)) "$work/linux-7.3-$t"
 	printf x | dd of="$work/linux-7.3-$t" bs=1 seek="$(note_at "$image" ppctime)" \
 		conv=notrunc 2>/dev/null
@@ -435,7 +433,7 @@ check_core_dump() { # NAME PROBE
 	if [ "$plain" = "${plain#* core=1 }" ]; then
 		skip "$1" "plain QEMU gives no core bit ($plain; core_pattern $(cat /proc/sys/kernel/core_pattern))"
 	elif [ "$ours" != "$plain" ]; then
-		fail "$1" "$ours, plain QEMU $plain"; sed 's/^/    err: /' "$work/err"
+		fail "$1" "$ours, plain QEMU $plain"; sed 's/^/# err: /' "$work/err"
 	else
 		pass "$1 ($ours)"
 	fi
@@ -675,7 +673,7 @@ check_loader_syscalls() { # NAME TARGET PROBE
 		fail "$1" "QEMU_STRACE shows $without system calls for plain QEMU: is -strace working?"
 	elif [ "$calls" -le 0 ] || [ "$calls" -gt "$bound" ]; then
 		fail "$1" "$calls system calls before PROGRAM's, its job takes at most $bound"
-		echo "    $with with the loader, $without under plain QEMU"
+		echo "# $with with the loader, $without under plain QEMU"
 	else
 		pass "$1 ($calls system calls before PROGRAM's, at most $bound)"
 	fi
@@ -738,19 +736,17 @@ check_loader_status() { # NAME EXPECTED MESSAGE TARGET ARGS...
 	fi
 }
 
-# PROGRAM open as descriptor 3; descriptor 9, closed, for the vDSO's.
-check_loader_failures() { # TARGET STATIC_PROBE
-	page=$(eval echo "\$PAGE_SIZE_$1")
-	check_loader_status "loader-usage-$1" 125 'no PPCTIME_LAUNCH' "$1" ""
-	loader_args "$1" 9 "$page" 9 x
-	check_loader_status "loader-bad-argument-$1" 125 'bad PROGRAM_FD' \
-		"$1" "$args" 3<"$2" 9<&-
-	loader_args "$1" 9 "$page" 9 3
-	check_loader_status "loader-no-vdso-$1" 125 'vDSO image descriptor 9' \
-		"$1" "$args" 3<"$2" 9<&-
-	write_script "$work/script"
-	check_loader_status "loader-not-elf-$1" 126 'not an ELF file' \
-		"$1" "$args" 3<"$work/script" 9<&-
+# The loader given PROGRAM_FD (the field's text) with FILE open as
+# descriptor 3; descriptor 9, closed, for the vDSO's.
+check_loader_on() { # NAME EXPECTED MESSAGE TARGET PROGRAM_FD FILE
+	loader_args "$4" 9 "$(eval echo "\$PAGE_SIZE_$4")" 9 "$5"
+	check_loader_status "$1" "$2" "$3" "$4" "$args" 3<"$6" 9<&-
+}
+add_loader_failures() { # TARGET STATIC_PROBE
+	case_add check_loader_status "loader-usage-$1" 125 'no PPCTIME_LAUNCH' "$1" ""
+	case_add check_loader_on "loader-bad-argument-$1" 125 'bad PROGRAM_FD' "$1" x "$2"
+	case_add check_loader_on "loader-no-vdso-$1" 125 'vDSO image descriptor 9' "$1" 3 "$2"
+	case_add check_loader_on "loader-not-elf-$1" 126 'not an ELF file' "$1" 3 "$work/script"
 }
 
 # stderr a closed pipe: the notice of the timekeeper's death must not kill
@@ -846,10 +842,10 @@ check_orphan() { # NAME TARGET HOW
 		sort -n | tail -n 1)
 	if ! grep -q '^done' "$out" || [ "$(grep -c '^after=' "$out")" -ne 2 ]; then
 		fail "$1" "the daemon did not report 2 s and 30 s after"
-		sed 's/^/    out: /' "$out" "$out.err"
+		sed 's/^/# out: /' "$out" "$out.err"
 	elif [ "$worst" -gt 1000000 ]; then
 		fail "$1" "a clock $worst ns off the system call's"
-		sed 's/^/    out: /' "$out"
+		sed 's/^/# out: /' "$out"
 	else
 		pass "$1 (worst $worst ns off the system call, 2 s and 30 s after)"
 	fi
@@ -889,40 +885,40 @@ check_refused_values() { # NAME MESSAGE OPTION...
 	pass "$name ($(head -n 1 "$work/err"))"
 }
 
-check_option_values() {
-	check_refused_values refuse-nonexistent-date 'no such date' --realtime=2000-02-30 \
-		--realtime=1999-02-29 '--realtime=2000-12-31 23:59:60'
+add_option_values() {
+	case_add check_refused_values refuse-nonexistent-date 'no such date' \
+		--realtime=2000-02-30 --realtime=1999-02-29 '--realtime=2000-12-31 23:59:60'
 	# settimeofday(2)'s ranges: 15 hours, an int.
-	check_refused_values refuse-tz-out-of-range 'tz takes' --tz=901 --tz=-901 --tz=+1440 \
-		--tz=-1440 --tz=60,2147483648 --tz=60,-2147483649 --tz=60,99999999999999999999
-	check_refused_values refuse-page-size-not-decimal 'page-size takes' --page-size=010000 \
-		--page-size=0x10000 --page-size=+65536 '--page-size= 65536'
+	case_add check_refused_values refuse-tz-out-of-range 'tz takes' --tz=901 --tz=-901 \
+		--tz=+1440 --tz=-1440 --tz=60,2147483648 --tz=60,-2147483649 \
+		--tz=60,99999999999999999999
+	case_add check_refused_values refuse-page-size-not-decimal 'page-size takes' \
+		--page-size=010000 --page-size=0x10000 --page-size=+65536 '--page-size= 65536'
 }
 
 # A FIFO is not waited for: as PROGRAM, as image or as PROGRAM's
 # interpreter (which the loader opens in the guest, through the sysroot).
-check_fifos() { # TARGET PROBE
+add_fifos() { # TARGET PROBE
 	mkfifo "$work/fifo-$1"
-	check_refusal "refuse-fifo-program-$1" 126 'not a regular file' "$work/fifo-$1"
-	check_refusal "refuse-fifo-vdso-$1" 125 'not a regular file' --vdso="$work/fifo-$1" \
-		"$2" echo ran
+	case_add check_refusal "refuse-fifo-program-$1" 126 'not a regular file' "$work/fifo-$1"
+	case_add check_refusal "refuse-fifo-vdso-$1" 125 'not a regular file' \
+		--vdso="$work/fifo-$1" "$2" echo ran
 	interp=$(interpreter_of "$(eval echo "\$CROSS_$1")" "$2")
 	mkdir -p "$work/fifo-sysroot-$1/${interp%/*}"
 	mkfifo "$work/fifo-sysroot-$1/$interp"
-	check_refusal "refuse-fifo-interpreter-$1" 126 'Illegal seek' \
+	case_add check_refusal "refuse-fifo-interpreter-$1" 126 'Illegal seek' \
 		--sysroot="$work/fifo-sysroot-$1" "$2" echo ran
 }
 
 # A PT_INTERP naming no file ("", its first byte NUL): exec's ENOENT,
 # from ppctime-run and from the loader.
-check_empty_interpreter() { # TARGET PROBE
+add_empty_interpreter() { # TARGET PROBE
 	offset=$("$(eval echo "\$CROSS_$1")readelf" -lW "$2" | awk '$1 == "INTERP" { print $2 }')
 	patched "$2" $((offset)) 0 "$work/empty-interp-$1"
-	check_refusal "refuse-empty-interpreter-$1" 127 'empty ELF interpreter' \
+	case_add check_refusal "refuse-empty-interpreter-$1" 127 'empty ELF interpreter' \
 		"$work/empty-interp-$1" echo ran
-	loader_args "$1" 9 "$(eval echo "\$PAGE_SIZE_$1")" 9 3
-	check_loader_status "loader-empty-interpreter-$1" 127 'empty ELF interpreter' \
-		"$1" "$args" 3<"$work/empty-interp-$1" 9<&-
+	case_add check_loader_on "loader-empty-interpreter-$1" 127 'empty ELF interpreter' \
+		"$1" 3 "$work/empty-interp-$1"
 }
 
 # Linux's earliest time, 1970-01-01 00:00:00, by date and by seconds.
@@ -940,23 +936,27 @@ check_realtime_epoch() { # NAME PROBE
 
 # The statuses env, chroot and timeout use: 125 for ppctime-run's own
 # errors, 126 for a PROGRAM it cannot run, 127 for none.
-check_usage() {
-	launch --help
-	if [ "$status" -eq 0 ] && has '^Usage: ppctime-run' out; then pass usage
-	else fail usage "--help: status $status"; show; fi
+check_launch() { # NAME STATUS STREAM PATTERN ARGS...: STREAM out or err
+	name=$1 expected=$2 stream=$3 pattern=$4
+	shift 4
+	launch "$@"
+	if [ "$status" -eq "$expected" ] && has "$pattern" "$stream"; then pass "$name"
+	else fail "$name" "$*: status $status, expected $expected and '$pattern'"; show; fi
+}
+check_version() {
 	launch --version
 	if [ "$status" -eq 0 ] && [ "$(head -n 1 "$work/out")" = "ppctime-run (ppctime) $VERSION" ] &&
 	   has '^Copyright ' out && has '^License ' out; then pass version
 	else fail version "--version: status $status"; show; fi
-	launch --bogus-option /bin/true
-	if [ "$status" -eq 125 ] && has "ppctime-run --help" err; then pass bad-option
-	else fail bad-option "status $status"; show; fi
-	launch /bin/sh -c true
-	if [ "$status" -eq 126 ] && has 'not a powerpc program' err; then pass refuse-host-program
-	else fail refuse-host-program "status $status"; show; fi
-	launch "$work/no-such-program"
-	if [ "$status" -eq 127 ] && has 'No such file' err; then pass refuse-missing-program
-	else fail refuse-missing-program "status $status"; show; fi
+}
+add_usage() {
+	case_add check_launch usage 0 out '^Usage: ppctime-run' --help
+	case_add check_version
+	case_add check_launch bad-option 125 err 'ppctime-run --help' --bogus-option /bin/true
+	case_add check_launch refuse-host-program 126 err 'not a powerpc program' \
+		/bin/sh -c true
+	case_add check_launch refuse-missing-program 127 err 'No such file' \
+		"$work/no-such-program"
 }
 
 # A launcher without its loader and images beside it says which file it
@@ -991,37 +991,98 @@ if [ ! -x "$run" ]; then
 	skip launcher "$run not built"
 	exit 0
 fi
-# target_results TARGET: the cases of the loops below for TARGET: 39 of one
-# result each, 7 bad images and 2 bad layouts, 3 FIFOs, 2 empty
-# interpreters, 4 loader failures, 4 of the datastore image, then realtime
-# and tz (2 on ppc32, 3 elsewhere), ELFv2 on ppc64, and an orphan case per
-# way; or the SKIP, and orphans if it has a probe.
-target_results() {
-	dyn=$probes/launcher-probe-$1 static=$probes/launcher-probe-static-$1
-	orphans=0
-	[ ! -x "$dyn" ] || orphans=$(count $orphan_ways)
-	if [ ! -f "$top_builddir/vdso-kernel/$(vdso_image "$1")" ] || [ ! -x "$dyn" ] ||
-		[ ! -x "$static" ]; then
-		echo $((1 + orphans))
-		return
-	fi
-	case $1 in
-	ppc32) echo $((40 + 7 + 2 + 3 + 2 + 4 + 4 + 2 + orphans)) ;;
-	ppc64) echo $((40 + 7 + 2 + 3 + 2 + 4 + 4 + 3 + 1 + orphans)) ;;
-	*) echo $((40 + 7 + 2 + 3 + 2 + 4 + 4 + 3 + orphans)) ;;
-	esac
+check_elfv2() { # NAME
+	launch "$probes/elfv2-probe-ppc64"
+	if [ "$status" -eq 0 ] && has 'entry r12 ok' out; then pass "$1"
+	else fail "$1" "status $status"; show; fi
 }
-# Usage, version and a bad option; 5 refused values; the preload alone;
-# --qemu's directory and 3 refusals.
-results=$((3 + 5 + 1 + 4))
-for t in $TARGETS; do
-	results=$((results + $(target_results "$t")))
+
+add_usage
+add_option_values
+case_add check_preload_alone
+qemu_dirs "${TARGETS%% *}"
+case_add check_qemu_directory "$probes/launcher-probe-static-${TARGETS%% *}"
+for how in "missing:$work/missing:No such file" "no-qemu:$work/no-qemus:holds no" \
+	   "not-elf:$work/qemus/script:is a script"; do
+	rest=${how#*:}
+	case_add check_qemu_refused "qemu-option-${how%%:*}" "${rest%%:*}" "${rest#*:}" \
+		"$probes/launcher-probe-static-${TARGETS%% *}"
 done
-plan "$results"
-check_usage
-check_option_values
-check_preload_alone
-check_qemu_choice "${TARGETS%% *}" "$probes/launcher-probe-static-${TARGETS%% *}"
+write_script "$work/script"
+for t in $TARGETS; do
+	# PIE (ET_DYN with PT_INTERP), static (ET_EXEC), and ET_EXEC with PT_INTERP.
+	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
+	image=$top_builddir/vdso-kernel/$(vdso_image "$t")
+	if [ ! -f "$image" ] || [ ! -x "$dyn" ] || [ ! -x "$static" ]; then
+		case_add skip "launcher-$t" "$image or the probes not built"
+		continue
+	fi
+	case_add check_vdso_seen "vdso-dynamic-$t" "$dyn"
+	case_add check_vdso_seen "vdso-static-$t" "$static"
+	case_add check_vdso_seen "vdso-dynamic-nopie-$t" "$probes/launcher-probe-nopie-$t"
+	case_add check_vdso_used "vdso-used-dynamic-$t" "$dyn"
+	case_add check_vdso_used "vdso-used-static-$t" "$static"
+	case_add check_auxv "auxv-dynamic-$t" "$dyn"
+	case_add check_auxv "auxv-static-$t" "$static"
+	case_add check_passthrough "passthrough-dynamic-$t" "$dyn"
+	case_add check_passthrough "passthrough-static-$t" "$static"
+	case_add check_environment "environment-$t" "$dyn"
+	case_add check_identity "identity-dynamic-$t" "$dyn"
+	case_add check_identity "identity-static-$t" "$static"
+	case_add check_origin "origin-$t" "$probes/origin-$t/origin-probe"
+	case_add check_status "exit-status-$t" 42 "$dyn" exit 42
+	case_add check_status "death-by-signal-$t" 143 "$dyn" signal 15
+	case_add check_status "death-by-signal-static-$t" 139 "$static" signal 11
+	case_add check_forwarded_signal "forwarded-sigterm-$t" "$dyn" TERM 143
+	case_add check_forwarded_signal "forwarded-sigint-$t" "$dyn" INT 130
+	case_add check_core_dump "core-dump-status-$t" "$dyn"
+	case_add check_group_signal "group-signal-once-$t" "$dyn"
+	case_add check_few_fds "few-free-fds-$t" "$dyn"
+	case_add check_no_vdso "no-vdso-dynamic-$t" "$t" "$dyn"
+	case_add check_no_vdso "no-vdso-static-$t" "$t" "$static"
+	case_add check_static_qemu "static-qemu-$t" "$dyn"
+	case_add check_status "no-vdso-status-$t" 42 --no-vdso "$static" exit 42
+	case_add check_ldso_as_program "ldso-as-program-$t" "$t" "$dyn"
+	case_add check_sysroot "sysroot-$t" "$dyn"
+	add_bad_images "$t" "$dyn" "$image"
+	add_layout_refusals "$t" "$dyn" "${image%.so}-datastore.so"
+	for what in seen used agreement linux_7_3; do
+		case_add "check_datastore_$what" "$t" "$dyn" "${image%.so}-datastore.so"
+	done
+	case_add check_page_size "refuse-page-size-$t" "$t" "$dyn"
+	case_add check_not_executable "refuse-not-executable-$t" "$dyn"
+	case_add check_missing_files "refuse-missing-files-$t" "$dyn"
+	case_add check_bad_interpreter "refuse-bad-interpreter-$t" "$t" "$dyn"
+	add_fifos "$t" "$dyn"
+	add_empty_interpreter "$t" "$dyn"
+	case_add check_realtime_epoch "realtime-epoch-$t" "$dyn"
+	case_add check_loader_freestanding "loader-freestanding-$t" "$t"
+	case_add check_loader_syscalls "loader-syscalls-static-$t" "$t" "$static"
+	case_add check_loader_syscalls "loader-syscalls-dynamic-$t" "$t" "$dyn"
+	add_loader_failures "$t" "$static"
+	case_add check_closed_stderr "closed-stderr-$t" "$dyn"
+	case_add check_not_dumpable "not-dumpable-$t" "$dyn"
+	# Death is seen at once, a stop after 20 ms without updates, both as
+	# soon as the watchdog gets a CPU: on a loaded machine tens of ms.
+	# A page left stale would be a second off.
+	case_add check_keeper_loss "timekeeper-killed-$t" KILL realtime "$dyn" \
+		'timekeeper died (signal 9)' 250000000
+	case_add check_keeper_loss "timekeeper-stalled-$t" STOP monotonic "$static" \
+		'timekeeper stalled' 250000000
+	case_add check_keeper_loss_syscalls "timekeeper-killed-syscalls-$t" "$dyn"
+	if [ "$t" = ppc32 ]; then
+		# Past 2038 glibc's ppc32 clock_gettime leaves the 32-bit vDSO
+		# entry for the system call, which gives the host's time.
+		case_add check_realtime "realtime-2037-$t" "$dyn" 2037
+		case_add skip "tz-$t" "glibc's 32-bit gettimeofday zeroes the timezone itself"
+	else
+		case_add check_realtime "realtime-2040-$t" "$dyn" 2040
+		case_add check_realtime_bounds "realtime-bounds-$t" "$dyn"
+		case_add check_tz "tz-$t" "$dyn"
+	fi
+	[ "$t" != ppc64 ] || case_add check_elfv2 "elfv2-big-endian-$t"
+done
+# The orphans, started now and checked last.
 static_qemus=$(static_qemus 2>"$work/why") || static_qemus=
 static_qemus_why=$(cat "$work/why")
 for t in $TARGETS; do
@@ -1029,87 +1090,8 @@ for t in $TARGETS; do
 	[ -x "$dyn" ] || continue
 	for how in $orphan_ways; do
 		start_orphan "$t" "$dyn" "$how"
+		case_add check_orphan "orphan-after-$how-$t" "$t" "$how"
 	done
 done
-for t in $TARGETS; do
-	# PIE (ET_DYN with PT_INTERP), static (ET_EXEC), and ET_EXEC with PT_INTERP.
-	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
-	image=$top_builddir/vdso-kernel/$(vdso_image "$t")
-	if [ ! -f "$image" ] || [ ! -x "$dyn" ] || [ ! -x "$static" ]; then
-		skip "launcher-$t" "$image or the probes not built"
-		continue
-	fi
-	check_vdso_seen "vdso-dynamic-$t" "$dyn"
-	check_vdso_seen "vdso-static-$t" "$static"
-	check_vdso_seen "vdso-dynamic-nopie-$t" "$probes/launcher-probe-nopie-$t"
-	check_vdso_used "vdso-used-dynamic-$t" "$dyn"
-	check_vdso_used "vdso-used-static-$t" "$static"
-	check_auxv "auxv-dynamic-$t" "$dyn"
-	check_auxv "auxv-static-$t" "$static"
-	check_passthrough "passthrough-dynamic-$t" "$dyn"
-	check_passthrough "passthrough-static-$t" "$static"
-	check_environment "environment-$t" "$dyn"
-	check_identity "identity-dynamic-$t" "$dyn"
-	check_identity "identity-static-$t" "$static"
-	check_origin "origin-$t" "$probes/origin-$t/origin-probe"
-	check_status "exit-status-$t" 42 "$dyn" exit 42
-	check_status "death-by-signal-$t" 143 "$dyn" signal 15
-	check_status "death-by-signal-static-$t" 139 "$static" signal 11
-	check_forwarded_signal "forwarded-sigterm-$t" "$dyn" TERM 143
-	check_forwarded_signal "forwarded-sigint-$t" "$dyn" INT 130
-	check_core_dump "core-dump-status-$t" "$dyn"
-	check_group_signal "group-signal-once-$t" "$dyn"
-	check_few_fds "few-free-fds-$t" "$dyn"
-	check_no_vdso "no-vdso-dynamic-$t" "$t" "$dyn"
-	check_no_vdso "no-vdso-static-$t" "$t" "$static"
-	check_static_qemu "static-qemu-$t" "$dyn"
-	check_status "no-vdso-status-$t" 42 --no-vdso "$static" exit 42
-	check_ldso_as_program "ldso-as-program-$t" "$t" "$dyn"
-	check_sysroot "sysroot-$t" "$dyn"
-	check_bad_images "$t" "$dyn" "$image"
-	check_layout_refusals "$t" "$dyn" "${image%.so}-datastore.so"
-	check_datastore "$t" "$dyn" "${image%.so}-datastore.so"
-	check_page_size "refuse-page-size-$t" "$t" "$dyn"
-	check_not_executable "refuse-not-executable-$t" "$dyn"
-	check_missing_files "refuse-missing-files-$t" "$dyn"
-	check_bad_interpreter "refuse-bad-interpreter-$t" "$t" "$dyn"
-	check_fifos "$t" "$dyn"
-	check_empty_interpreter "$t" "$dyn"
-	check_realtime_epoch "realtime-epoch-$t" "$dyn"
-	check_loader_freestanding "loader-freestanding-$t" "$t"
-	check_loader_syscalls "loader-syscalls-static-$t" "$t" "$static"
-	check_loader_syscalls "loader-syscalls-dynamic-$t" "$t" "$dyn"
-	check_loader_failures "$t" "$static"
-	check_closed_stderr "closed-stderr-$t" "$dyn"
-	check_not_dumpable "not-dumpable-$t" "$dyn"
-	# Death is seen at once, a stop after 20 ms without updates, both as
-	# soon as the watchdog gets a CPU: on a loaded machine tens of ms.
-	# A page left stale would be a second off.
-	check_keeper_loss "timekeeper-killed-$t" KILL realtime "$dyn" \
-		'timekeeper died (signal 9)' 250000000
-	check_keeper_loss "timekeeper-stalled-$t" STOP monotonic "$static" \
-		'timekeeper stalled' 250000000
-	check_keeper_loss_syscalls "timekeeper-killed-syscalls-$t" "$dyn"
-	if [ "$t" = ppc32 ]; then
-		# Past 2038 glibc's ppc32 clock_gettime leaves the 32-bit vDSO
-		# entry for the system call, which gives the host's time.
-		check_realtime "realtime-2037-$t" "$dyn" 2037
-		skip "tz-$t" "glibc's 32-bit gettimeofday zeroes the timezone itself"
-	else
-		check_realtime "realtime-2040-$t" "$dyn" 2040
-		check_realtime_bounds "realtime-bounds-$t" "$dyn"
-		check_tz "tz-$t" "$dyn"
-	fi
-	if [ "$t" = ppc64 ]; then
-		launch "$probes/elfv2-probe-ppc64"
-		if [ "$status" -eq 0 ] && has 'entry r12 ok' out; then pass "elfv2-big-endian-$t"
-		else fail "elfv2-big-endian-$t" "status $status"; show; fi
-	fi
-done
-for t in $TARGETS; do
-	[ -x "$probes/launcher-probe-$t" ] || continue
-	for how in $orphan_ways; do
-		check_orphan "orphan-after-$how-$t" "$t" "$how"
-	done
-done
+run_cases
 exit $failed

@@ -1,63 +1,88 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# tests/run-tests holds each program to its plan: run on small programs of
-# the test's own, it passes one that reports as many results as its PLAN:
-# lines add up to, and fails (with the counts, in the failures list too)
-# one that reports fewer, one that reports more and one with no plan; and
+# tests/run-tests reads TAP and holds each program to its plan: run on
+# small programs of the test's own, it passes one that reports as many
+# results as its plan, a subtest's stream nested in it too; and it fails
+# (with the reason, in the failures list too) one that reports fewer, one
+# that reports more, one with no plan, one that bails out, one whose
+# subtest breaks its own plan, one whose results are misnumbered, and one
+# that exits non-zero with no "not ok"; a "not ok" is listed again; and
 # it refuses two programs of one name, whose logs would be one file.
 # Protocol: tests/README.md.
 . "${srcdir:=.}/tests/test-lib.sh"
 make_work
-plan 6
 
-# program NAME LINE...: an executable $work/NAME printing LINE... and
-# exiting 0.
+# program NAME STATUS LINE...: an executable $work/NAME printing LINE...
+# and exiting with STATUS.
 program() {
-	name=$1
-	shift
+	name=$1 rc=$2
+	shift 2
 	printf '#!/bin/sh\n' >"$work/$name"
-	printf 'echo "%s"\n' "$@" >>"$work/$name"
+	printf "echo '%s'\n" "$@" >>"$work/$name"
+	echo "exit $rc" >>"$work/$name"
 	chmod +x "$work/$name"
 }
-# check_run NAME EXPECTED_STATUS SUMMARY [FAIL_LINE]: run-tests on program
-# NAME exits with EXPECTED_STATUS, ends with SUMMARY, and lists FAIL_LINE
-# (with its log) under "== failures", or lists nothing.
+# check_run NAME EXPECTED_STATUS SUMMARY [LISTED]: run-tests on program
+# NAME exits with EXPECTED_STATUS, ends with SUMMARY, and lists LISTED
+# (a line of its own or of the program's) under "== failures", or
+# nothing.
 check_run() {
 	rc=0
 	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$work/$1" \
 		>"$work/out" 2>&1 || rc=$?
-	listed=$(sed -n '/^== failures$/,$p' "$work/out" | grep '^FAIL: ' || :)
+	listed=$(sed -n '/^== failures$/,$p' "$work/out" | sed '1d; $d')
 	if [ "$rc" -eq "$2" ] && [ "$(tail -n 1 "$work/out")" = "$3" ] &&
-		[ "$listed" = "${4:+$4 (log: $work/tests/logs/$1.log)}" ]; then
-		pass "run-tests: $1: $3${4:+; $4}"
+		[ "$listed" = "${4-}" ]; then
+		pass "run-tests: $1: $3"
 	else
-		fail "run-tests: $1" "exit status $rc, expected $2; output:"
-		sed 's/^/    /' "$work/out"
+		fail "run-tests: $1" "exit status $rc, expected $2; output:
+$(cat "$work/out")"
 	fi
 }
+log() { echo "(log: $work/tests/logs/$1.log)"; }
 
-program as-planned "PLAN: 2" "PASS: one" "SKIP: two: not here"
-check_run as-planned 0 "1 passed, 0 failed, 1 skipped"
-program plans-add-up "PLAN: 1" "PASS: one" "PLAN: 2" "PASS: two" "PASS: three"
-check_run plans-add-up 0 "3 passed, 0 failed, 0 skipped"
-program fewer "PLAN: 3" "PASS: one" "PASS: two"
-check_run fewer 1 "2 passed, 1 failed, 0 skipped" \
-	"FAIL: fewer planned 3 results, reported 2"
-program more "PLAN: 1" "PASS: one" "PASS: two"
-check_run more 1 "2 passed, 1 failed, 0 skipped" \
-	"FAIL: more planned 1 results, reported 2"
-program no-plan "PASS: one"
-check_run no-plan 1 "1 passed, 1 failed, 0 skipped" \
-	"FAIL: no-plan reported 1 results without a plan"
-mkdir "$work/other"
-cp "$work/as-planned" "$work/other/as-planned"
-rc=0
-env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$work/as-planned" \
-	"$work/other/as-planned" >"$work/out" 2>&1 || rc=$?
-if [ "$rc" -eq 2 ] && grep -q 'two tests named as-planned would share one log' "$work/out"; then
-	pass "run-tests: two programs named as-planned: refused"
-else
-	fail "run-tests: two programs named as-planned" "exit status $rc, expected 2; output:"
-	sed 's/^/    /' "$work/out"
-fi
+program as-planned 0 "TAP version 13" "1..2" "ok 1 one" "ok 2 two # SKIP not here"
+case_add check_run as-planned 0 "1 passed, 0 failed, 1 skipped"
+program nested 0 "TAP version 13" "1..2" "    # Subtest: inner" "    1..2" \
+	"    ok 1 in one" "    ok 2 in two # SKIP not here" "ok 1 inner" "ok 2 two"
+case_add check_run nested 0 "3 passed, 0 failed, 1 skipped"
+program not-ok 1 "1..2" "ok 1 one" "not ok 2 two # broke" "# how"
+case_add check_run not-ok 1 "1 passed, 1 failed, 0 skipped" "not ok 2 two # broke (not-ok)"
+program fewer 0 "1..3" "ok 1 one" "ok 2 two"
+case_add check_run fewer 1 "2 passed, 1 failed, 0 skipped" \
+	"FAIL: fewer planned 3 results, reported 2 $(log fewer)"
+program more 0 "1..1" "ok 1 one" "ok 2 two"
+case_add check_run more 1 "2 passed, 1 failed, 0 skipped" \
+	"FAIL: more planned 1 results, reported 2 $(log more)"
+program no-plan 0 "ok 1 one"
+case_add check_run no-plan 1 "1 passed, 1 failed, 0 skipped" \
+	"FAIL: no-plan reported 1 results without a plan $(log no-plan)"
+program bail-out 0 "1..2" "ok 1 one" "Bail out! no disk"
+case_add check_run bail-out 1 "1 passed, 1 failed, 0 skipped" \
+	"FAIL: bail-out bailed out: no disk $(log bail-out)"
+program nested-fewer 0 "1..1" "    1..2" "    ok 1 in one" "ok 1 inner"
+case_add check_run nested-fewer 1 "2 passed, 1 failed, 0 skipped" \
+	"FAIL: nested-fewer subtest at depth 1: planned 2 results, reported 1 $(log nested-fewer)"
+program misnumbered 0 "1..2" "ok 1 one" "ok 3 three"
+case_add check_run misnumbered 1 "2 passed, 1 failed, 0 skipped" \
+	"FAIL: misnumbered result 3 came as result 2 $(log misnumbered)"
+program exit-status 3 "1..1" "ok 1 one"
+case_add check_run exit-status 1 "1 passed, 1 failed, 0 skipped" \
+	"FAIL: exit-status exited with status 3 $(log exit-status)"
+
+check_two_of_a_name() {
+	mkdir "$work/other"
+	cp "$work/as-planned" "$work/other/as-planned"
+	rc=0
+	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$work/as-planned" \
+		"$work/other/as-planned" >"$work/out" 2>&1 || rc=$?
+	if [ "$rc" -eq 2 ] && grep -q 'two tests named as-planned would share one log' "$work/out"; then
+		pass "run-tests: two programs named as-planned: refused"
+	else
+		fail "run-tests: two programs named as-planned" "exit status $rc, expected 2; output:
+$(cat "$work/out")"
+	fi
+}
+case_add check_two_of_a_name
+run_cases
 exit $failed

@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Sourced first by every shell test, as
 #     . "${srcdir:=.}/tests/test-lib.sh"
-# The protocol of tests/README.md (plan, pass, fail, skip; "failed" set for
-# the script's exit status), what configure found (tests/config.sh, in a
+# The protocol of tests/README.md (TAP: run_cases, or plan, then pass,
+# fail, skip), what configure found (tests/config.sh, in a
 # build tree; the installed tests, debian/tests, run from the sources),
 # srcdir and top_builddir made absolute (some cases run from another
 # directory), a temporary directory removed on exit, and the helpers that
@@ -24,13 +24,77 @@ if [ -d "${PPCTIME_QEMU-}" ]; then
 	done
 fi
 
-# plan N: N results follow (run-tests fails a script that reports more or
-# fewer); count WORD...: how many words, for plan's arithmetic.
-plan() { echo "PLAN: $1"; }
+# TAP version 13, as kselftest prints it (tests/README.md): plan N, once
+# and before the first result, then one pass, fail or skip per case, each
+# numbered; "failed" set for the exit status.  The plan comes from the
+# list of cases (run_cases), never from a sum kept by hand.
+tap_number=0
+plan() { printf 'TAP version 13\n1..%s\n' "$1"; }
+# result ok|not ok NAME [DIRECTIVE]: the next numbered line ('#' in NAME
+# escaped: it would start a directive).
+result() {
+	tap_number=$((tap_number + 1))
+	printf '%s\n' "$1 $tap_number $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
+}
+pass() { result ok "$1"; }
+# fail NAME WHY: WHY's first line on the result line, the rest as
+# diagnostics.
+fail() {
+	result 'not ok' "$1" "$(printf %s "$2" | head -n 1)"
+	printf '%s\n' "$2" | sed '1d; s/^/# /'
+	failed=1
+}
+skip() { result ok "$1" "SKIP $2"; }
+
+# case_add COMMAND [ARG...]: one more case for run_cases, a command that
+# reports one result (its words quoted for eval, each case ended by a
+# \001, which no word holds: a word may hold a newline).
+# run_cases: the plan, as many results as cases were added, then each
+# case; one that reported no result fails, named after its command, and
+# one that reported more makes the count differ from the plan, which
+# run-tests fails.
+cases= case_end=$(printf '\001')
+case_add() {
+	for word; do
+		quoted=
+		while :; do
+			case $word in
+			*\'*) quoted="$quoted${word%%\'*}'\\''" word=${word#*\'} ;;
+			*) break ;;
+			esac
+		done
+		cases="$cases '$quoted$word'"
+	done
+	cases="$cases$case_end"
+}
+run_cases() {
+	set -f
+	IFS_saved=$IFS IFS=$case_end
+	set -- $cases
+	IFS=$IFS_saved
+	set +f
+	plan $#
+	for case_command; do
+		case_results=$tap_number
+		eval "$case_command"
+		[ "$tap_number" -ne "$case_results" ] || fail "${case_command# }" "reported no result"
+	done
+}
 count() { echo $#; }
-pass() { echo "PASS: $1"; }
-fail() { echo "FAIL: $1: $2"; failed=1; }
-skip() { echo "SKIP: $1: $2"; }
+
+# subtest NAME COMMAND...: COMMAND, a test program of its own, nested as
+# kselftest nests one: its TAP (stdout and stderr) four spaces deeper,
+# then one result for it, ok if it exited 0.  run-tests holds the nested
+# stream to its own plan.
+subtest() {
+	subtest_name=$1
+	shift
+	echo "    # Subtest: $subtest_name"
+	{ subtest_status=$( { { "$@" 2>&1 3>&- 4>&-; echo $? >&3; } |
+		sed 's/^/    /' >&4; } 3>&1); } 4>&1
+	if [ "$subtest_status" -eq 0 ]; then pass "$subtest_name"
+	else fail "$subtest_name" "exit status $subtest_status"; fi
+}
 
 # at_exit COMMAND: run COMMAND (a string, for eval) when the script exits,
 # before the commands given earlier.
@@ -107,6 +171,16 @@ frozen_verdict() {
 }
 
 # The helpers below read and write $work/out and $work/err.
+# time_syscalls COMMAND...: COMMAND (a launch of a probe: ppctime-run, its
+# options, the probe) makes 1000 calls of clock_gettime(CLOCK_MONOTONIC)
+# under QEMU_STRACE; $status its status, $calls how many clock_gettime
+# system calls QEMU's -strace showed (one a call without a vDSO).
+time_syscalls() {
+	status=0
+	QEMU_STRACE=1 "$@" calls 1000 monotonic >"$work/out" 2>"$work/err" </dev/null ||
+		status=$?
+	calls=$(grep -c 'clock_gettime' "$work/err" || :)
+}
 # launch ARGS...: ppctime-run ($run) with ARGS, its stdout, stderr and
 # status ($status) kept.
 launch() {
@@ -119,6 +193,6 @@ has() { grep -q -- "$1" "$work/$2"; }
 value() { sed -n "s/.*\<$1=\([^ ]*\).*/\1/p" "$work/out" | head -n 1; }
 # Show what a case saw, for the log; QEMU's -strace lines ("PID call(...")
 # would bury the rest.
-show_out() { sed 's/^/    out: /' "$work/out"; }
-show_err() { grep -v '^[0-9][0-9]* ' "$work/err" | sed 's/^/    err: /'; }
+show_out() { sed 's/^/# out: /' "$work/out"; }
+show_err() { grep -v '^[0-9][0-9]* ' "$work/err" | sed 's/^/# err: /'; }
 show() { show_out; show_err; }

@@ -5,7 +5,7 @@
  * (timekeeper-rig.h): --realtime offsets, gettimeofday()'s timezone and
  * clock_getres(), the default update schedule, and bad options rejected.
  *
- * Prints PASS:/FAIL: lines (tests/README.md) and, on lines starting with
+ * Prints TAP (tests/README.md) and, on lines starting with
  * '#', the figures behind them.
  */
 #define _GNU_SOURCE
@@ -24,8 +24,15 @@
  * REALTIME, REALTIME_COARSE and TAI run offset by exactly the offset (to
  * the agreement limits), the other clocks not at all.
  */
-static void test_realtime_offset(const struct layout *l, struct timespec offset)
+struct offset_case {
+	const struct layout *l;
+	struct timespec offset;
+};
+
+static void test_realtime_offset(const void *arg)
 {
+	const struct layout *l = ((const struct offset_case *)arg)->l;
+	struct timespec offset = ((const struct offset_case *)arg)->offset;
 	struct timekeeper_options o = { .realtime_offset = offset,
 					 .update_hz = UPDATE_HZ,
 					 .page_size = l->page_size };
@@ -82,8 +89,9 @@ static void test_realtime_offset(const struct layout *l, struct timespec offset)
 
 /* ---- gettimeofday()'s timezone and clock_getres() ---- */
 
-static void test_tz_res(const struct layout *l)
+static void test_tz_res(const void *arg)
 {
+	const struct layout *l = arg;
 	static const struct timezone tz = { .tz_minuteswest = -90, .tz_dsttime = 1 };
 	struct timekeeper_options o = { .tz = &tz, .page_size = l->page_size };
 	struct timespec res, coarse;
@@ -116,8 +124,9 @@ static void test_tz_res(const struct layout *l)
  * runs) after the host's tick the last one saw, a little later, and never
  * in the past; update_hz says the readers' sleeping rate.
  */
-static void test_schedule(const struct layout *l)
+static void test_schedule(const void *arg)
 {
+	const struct layout *l = arg;
 	struct timekeeper_options o = { .page_size = l->page_size };
 	struct timespec tick, now;
 	uint64_t slow, period, next, at, bad = 0;
@@ -154,7 +163,7 @@ static void test_schedule(const struct layout *l)
 /* ---- bad input ---- */
 
 static const struct timezone far_tz = { .tz_minuteswest = 24 * 60 };
-static const struct {
+static const struct bad_input {
 	const char *what;
 	struct timekeeper_target target;
 	struct timekeeper_options options;
@@ -174,33 +183,31 @@ static const struct {
 	{ "datastore page too small", { 1, 0, VDSO_LAYOUT_DATASTORE }, { .page_size = 2048 } },
 };
 
-static void test_bad_input(void)
+static void test_bad_input(const void *arg)
 {
 	static uint8_t page[65536] __attribute__((aligned(65536)));
+	const struct bad_input *bad = arg;
+	struct timekeeper tk;
+	char err[256] = "";
+	int rc = timekeeper_init(&tk, page, &bad->target, &bad->options, err, sizeof(err));
 
-	for (size_t i = 0; i < TEST_ARRAY_SIZE(bad_input_cases); i++) {
-		struct timekeeper tk;
-		char err[256] = "";
-		int rc = timekeeper_init(&tk, page, &bad_input_cases[i].target,
-					 &bad_input_cases[i].options, err, sizeof(err));
-
-		printf("# bad input, %s: %s\n", bad_input_cases[i].what, err);
-		report(rc == -1 && err[0], "bad input rejected: %s",
-		       bad_input_cases[i].what);
-	}
+	printf("# bad input, %s: %s\n", bad->what, err);
+	report(rc == -1 && err[0], "bad input rejected: %s", bad->what);
 }
 
 int main(void)
 {
-	/* The two realtime offsets, tz and res in each layout, the
-	 * schedule, bad input. */
-	test_plan(2 + 2 + 1 + TEST_ARRAY_SIZE(bad_input_cases));
-	test_realtime_offset(&layouts[2], (struct timespec){ 5 * 365 * 86400 + 12345,
-							     123456789 });
-	test_realtime_offset(&layouts[0], (struct timespec){ -365 * 86400, 0 });
-	test_tz_res(&layouts[1]);
-	test_tz_res(&datastore_layouts[0]);
-	test_schedule(&layouts[1]);
-	test_bad_input();
-	return test_failures ? 1 : 0;
+	static const struct offset_case offsets[] = {
+		{ &layouts[2], { 5 * 365 * 86400 + 12345, 123456789 } },
+		{ &layouts[0], { -365 * 86400, 0 } },
+	};
+
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(offsets); i++)
+		test_add_case(test_realtime_offset, &offsets[i]);
+	test_add_case(test_tz_res, &layouts[1]);
+	test_add_case(test_tz_res, &datastore_layouts[0]);
+	test_add_case(test_schedule, &layouts[1]);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(bad_input_cases); i++)
+		test_add_case(test_bad_input, &bad_input_cases[i]);
+	return test_run_cases();
 }

@@ -14,8 +14,8 @@
  * (briefly) and mode NONE.  The options' tests are
  * timekeeper-options-test.c.
  *
- * Prints PASS:/FAIL:/SKIP: lines (tests/README.md) and, on lines starting
- * with '#', the figures behind them.
+ * Prints TAP (tests/README.md) and, on lines starting with '#', the
+ * figures behind them.
  */
 #define _GNU_SOURCE
 #include "ppctime/clear_mode.h"
@@ -492,9 +492,11 @@ int main(void)
 			mirror_available = true;
 			test_agreement(&rig, "mirror", NSEC_PER_SEC);
 		} else {
-			printf("SKIP: exact agreement %s: the timekeeper steers (%s), "
-			       "so its clocks only track the host's\n", l->name,
-			       description);
+			char why[400];
+
+			snprintf(why, sizeof(why), "the timekeeper steers (%s), so its "
+				 "clocks only track the host's", description);
+			test_skip(why, "exact agreement %s", l->name);
 			spin_ns(NSEC_PER_SEC);
 			test_agreement(&rig, "steer", NSEC_PER_SEC);
 		}

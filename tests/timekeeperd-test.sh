@@ -63,11 +63,8 @@ check_started_then_found() { # NAME PROBE
 check_vdso_used() { # NAME PROBE
 	d=$work/$1
 	dirs="$dirs $d"
-	PPCTIME_TIMEKEEPERD=$d QEMU_STRACE=1 "$run" -v "$2" calls 1000 monotonic \
-		>"$work/out" 2>"$work/err" </dev/null
-	status=$?
+	time_syscalls env PPCTIME_TIMEKEEPERD="$d" "$run" -v "$2"
 	grep ' daemon [0-9]* at ' "$work/err" >>"$d.pid"
-	calls=$(grep -c 'clock_gettime' "$work/err")
 	if [ "$status" -ne 0 ] || ! has 'shared timekeeper' err; then
 		fail "$1" "status $status, or no shared timekeeper"; show_err
 	elif [ "$calls" -ge 100 ]; then
@@ -883,43 +880,33 @@ defences="check_flood:flood-bounded check_flood_updates:flood-updates-on-time
 	check_root_on_demand:root-machine-on-demand
 	check_root_open_dir_refused:root-open-dir-refused
 	check_system_idle_exit:system-idle-exit"
-# Per target 12 cases, or a SKIP without its probe or the daemon; the
-# daemon's defences once if a target ran.
-ready=0
-for t in $TARGETS; do
-	[ ! -x "$probes/launcher-probe-$t" ] ||
-		[ ! -x "$top_builddir/timekeeperd/ppctime-timekeeperd" ] ||
-		ready=$((ready + 1))
-done
-if [ "$ready" -eq 0 ]; then
-	plan "$(count $TARGETS)"
-else
-	plan $((12 * ready + $(count $TARGETS) - ready + $(count $defences)))
-fi
+checked=
 for t in $TARGETS; do
 	dyn=$probes/launcher-probe-$t static=$probes/launcher-probe-static-$t
 	if [ ! -x "$dyn" ] || [ ! -x "$top_builddir/timekeeperd/ppctime-timekeeperd" ]; then
-		skip "timekeeperd-$t" "the probes or the daemon not built"
+		case_add skip "timekeeperd-$t" "the probes or the daemon not built"
 		continue
 	fi
-	check_started_then_found "daemon-started-then-found-$t" "$dyn"
-	check_vdso_used "daemon-vdso-used-$t" "$dyn"
-	check_vdso_used "daemon-vdso-used-static-$t" "$static"
-	check_layouts "daemon-layouts-$t" "$t" "$dyn"
-	check_private_for_options "daemon-private-for-options-$t" "$dyn"
-	check_daemon_loss "daemon-killed-$t" KILL "$dyn"
-	check_daemon_loss "daemon-stalled-$t" STOP "$static"
-	check_stuck_replaced "daemon-stuck-replaced-$t" "$dyn"
-	check_launch_watched "daemon-watches-launch-$t" "$t" "$dyn"
-	check_open_dir_refused "daemon-open-dir-refused-$t" "$dyn"
-	check_machine_daemon "daemon-machine-socket-activated-$t" "$dyn"
-	check_name_serves_user_only "daemon-name-serves-user-only-$t" "$dyn"
+	case_add check_started_then_found "daemon-started-then-found-$t" "$dyn"
+	case_add check_vdso_used "daemon-vdso-used-$t" "$dyn"
+	case_add check_vdso_used "daemon-vdso-used-static-$t" "$static"
+	case_add check_layouts "daemon-layouts-$t" "$t" "$dyn"
+	case_add check_private_for_options "daemon-private-for-options-$t" "$dyn"
+	case_add check_daemon_loss "daemon-killed-$t" KILL "$dyn"
+	case_add check_daemon_loss "daemon-stalled-$t" STOP "$static"
+	case_add check_stuck_replaced "daemon-stuck-replaced-$t" "$dyn"
+	case_add check_launch_watched "daemon-watches-launch-$t" "$t" "$dyn"
+	case_add check_open_dir_refused "daemon-open-dir-refused-$t" "$dyn"
+	case_add check_machine_daemon "daemon-machine-socket-activated-$t" "$dyn"
+	case_add check_name_serves_user_only "daemon-name-serves-user-only-$t" "$dyn"
 	checked=$dyn
 done
-# The daemon's own defences, once: they are the same for every target.
-if [ -n "${checked-}" ]; then
+# The daemon's own defences, once if a target ran: they are the same for
+# every target.
+if [ -n "$checked" ]; then
 	for defence in $defences; do
-		"${defence%%:*}" "daemon-${defence#*:}" "$checked"
+		case_add "${defence%%:*}" "daemon-${defence#*:}" "$checked"
 	done
 fi
+run_cases
 exit $failed

@@ -32,13 +32,13 @@ git_status() { git -C "$tree" status --porcelain --untracked-files=all "$@"; }
 if ! (cd "$tree" && ./configure --enable-targets="$target" && make -j2 check-programs) \
 	>"$work/build.log" 2>&1; then
 	fail "in-tree build" "configure or make failed:"
-	tail -n 20 "$work/build.log" | sed 's/^/    /'
+	tail -n 20 "$work/build.log" | sed 's/^/# /'
 	exit 1
 fi
 git_status >"$work/status"
 if [ -s "$work/status" ]; then
 	fail "in-tree build: outputs ignored" "git sees $(wc -l <"$work/status") files:"
-	head -n 20 "$work/status" | sed 's/^/    /'
+	head -n 20 "$work/status" | sed 's/^/# /'
 else
 	pass "in-tree build: outputs ignored"
 fi
@@ -55,11 +55,11 @@ status=$?
 [ -d "$work/moved" ] && mv "$work/moved" "$tree"
 if [ "$status" -ne 0 ]; then
 	fail "reproducible build" "cannot build and install in another directory:"
-	tail -n 20 "$work/moved.log" | sed 's/^/    /'
+	tail -n 20 "$work/moved.log" | sed 's/^/# /'
 elif ! diff -r "$work/first" "$work/again" >"$work/diff" 2>&1 ||
      ! cmp -s "$tree/$image.dbg" "$work/${image##*/}.dbg"; then
 	fail "reproducible build" "built in $work/moved, differs from the build in $tree:"
-	{ cat "$work/diff"; cmp "$tree/$image.dbg" "$work/${image##*/}.dbg"; } 2>&1 | head -n 10 | sed 's/^/    /'
+	{ cat "$work/diff"; cmp "$tree/$image.dbg" "$work/${image##*/}.dbg"; } 2>&1 | head -n 10 | sed 's/^/# /'
 else
 	pass "reproducible build: the $(find "$work/first" -type f | wc -l) files installed and $image.dbg the same from another directory"
 fi
@@ -67,7 +67,7 @@ for step in clean distclean; do
 	(cd "$tree" && make "$step") >"$work/$step.log" 2>&1
 	if git_status | grep '^ D' >"$work/status"; then
 		fail "in-tree make $step: keeps the sources" "deleted:"
-		head -n 20 "$work/status" | sed 's/^/    /'
+		head -n 20 "$work/status" | sed 's/^/# /'
 	else
 		pass "in-tree make $step: keeps the sources"
 	fi
@@ -75,7 +75,7 @@ done
 git_status --ignored >"$work/status"
 if [ -s "$work/status" ]; then
 	fail "in-tree make distclean: the tree as it was" "left:"
-	head -n 20 "$work/status" | sed 's/^/    /'
+	head -n 20 "$work/status" | sed 's/^/# /'
 else
 	pass "in-tree make distclean: the tree as it was"
 fi

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * vdso-check: proves from the binaries that a ppctime vDSO image keeps the
- * rules below, each reported as one PASS:/FAIL: line (tests/README.md):
+ * rules below, each reported as one TAP result (tests/README.md):
  *
  *  1. every always-taken bcl (bcl 20,31,T) has T = the next instruction:
  *     bcl+8 corrupted POWER8's link stack;
@@ -73,8 +73,8 @@ void die(const char *fmt, ...)
 {
 	va_list ap;
 
-	/* A FAIL line too, so the test log says why nothing was checked. */
-	printf("FAIL: %s: cannot check: ", label ? label : "vdso-check");
+	/* Said in the TAP stream too, so the test log says why nothing was checked. */
+	printf("Bail out! %s: cannot check: ", label ? label : "vdso-check");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
 	va_end(ap);
@@ -123,16 +123,19 @@ static void violation(struct verdict *v, const char *fmt, ...)
 
 static bool report_verdict(const struct verdict *v)
 {
+	char why[40];
+
 	if (!v->violations) {
-		printf("PASS: %s rule %d: %s\n", label, v->rule, v->title);
+		report(true, "%s rule %d: %s", label, v->rule, v->title);
 		return true;
 	}
-	printf("FAIL: %s rule %d: %s: %u violation%s\n", label, v->rule,
-	       v->title, v->violations, v->violations == 1 ? "" : "s");
 	for (unsigned int i = 0; i < v->violations && i < MAX_DETAILS; i++)
-		printf("    %s\n", v->details[i]);
+		printf("# %s\n", v->details[i]);
 	if (v->violations > MAX_DETAILS)
-		printf("    ... and %u more\n", v->violations - MAX_DETAILS);
+		printf("# ... and %u more\n", v->violations - MAX_DETAILS);
+	snprintf(why, sizeof(why), "%u violation%s", v->violations,
+		 v->violations == 1 ? "" : "s");
+	test_fail(why, "%s rule %d: %s", label, v->rule, v->title);
 	return false;
 }
 
@@ -533,7 +536,7 @@ static void usage(FILE *f)
 		"usage: vdso-check --target=TARGET [--objdump=PROG] [--label=TEXT] [--kernel-c=NAMES]\n"
 		"                  IMAGE.so IMAGE.so.dbg\n"
 		"Checks a ppctime vDSO image against the rules of tests/vdso-check.c,\n"
-		"printing a PASS: or FAIL: line per rule.  IMAGE.so.dbg is its unstripped twin.\n"
+		"printing a TAP result per rule.  IMAGE.so.dbg is its unstripped twin.\n"
 		"  --target   ppc32, ppc64 or ppc64le\n"
 		"  --objdump  the target's objdump (default TRIPLET-objdump)\n"
 		"  --label    names the image in the output (default TARGET/IMAGE.so's name)\n"

@@ -18,23 +18,12 @@ passed_on="2 3"
 # one's calls).
 datastore_passed_on=16
 
-# guest TARGET ARGS...: one run, its lines tagged with the target; a run
-# that fails without saying why is reported as a failure too.
+# guest NAME ARGS...: one run of ppctime-run ARGS, a subtest (its TAP
+# nested, held to its own plan; a run that fails is a failure too).
 guest() {
-	local t=$1 out status
+	local name=$1
 	shift
-	set +e
-	out=$("$run" "$@")
-	status=$?
-	set -e
-	printf '%s\n' "$out" | sed "s/^\(PASS\|FAIL\|SKIP\): /&$t: /"
-	if [ "$status" -ne 0 ]; then
-		failed=1
-		case $out in
-		*FAIL:*) ;;
-		*) echo "FAIL: $t: ppctime-run $* exited with status $status" ;;
-		esac
-	fi
+	subtest "$name" "$run" "$@"
 }
 
 # The guest's timebase is the host's TSC, read on whichever CPU each
@@ -51,52 +40,47 @@ steps_on=
 # strace_calls TARGET CLOCK WANT [OPTIONS...]: QEMU's -strace of 100 vDSO
 # calls on CLOCK shows WANT clock_gettime syscalls.
 strace_calls() {
-	local t=$1 clk=$2 want=$3 n
+	local t=$1 clk=$2 want=$3 n image_label=
 	shift 3
-	n=$(QEMU_STRACE=1 "$run" "$@" "$prog" calls "$clk" 100 2>&1 |
+	[ $# -eq 0 ] || image_label=" (datastore image)"
+	n=$(QEMU_STRACE=1 "$run" "$@" "$top_builddir/tests/guest/vdso-clock-test-$t" \
+		calls "$clk" 100 2>&1 |
 		grep -c 'clock_gettime' || :)
 	if [ "$n" -eq "$want" ]; then
-		echo "PASS: $t: strace: 100 vDSO calls on clock $clk$image_label made $n clock_gettime syscalls"
+		pass "$t: strace: 100 vDSO calls on clock $clk$image_label made $n clock_gettime syscalls"
 	else
-		echo "FAIL: $t: strace: 100 vDSO calls on clock $clk$image_label made $n clock_gettime syscalls, expected $want"
-		failed=1
+		fail "$t: strace: 100 vDSO calls on clock $clk$image_label" "$n clock_gettime syscalls, expected $want"
 	fi
 }
 
-# The strace case of each clock per target, the datastore image's two, and
-# the SKIP below.
-results=$(($(count $served $passed_on $datastore_passed_on) * $(count $TARGETS)))
-[ "$clocksource" = tsc ] || results=$((results + 1))
-plan "$results"
 if [ "$clocksource" != tsc ]; then
 	steps_on=one-cpu
-	echo "SKIP: monotonic, torture: readers on two CPUs: the host keeps time with" \
-		"'$clocksource', not its TSC, whose CPUs need not agree; the readers share one CPU"
+	case_add skip "monotonic, torture: readers on two CPUs" "the host keeps time with\
+ '$clocksource', not its TSC, whose CPUs need not agree; the readers share one CPU"
 fi
 
 for t in $TARGETS; do
 	prog=$top_builddir/tests/guest/vdso-clock-test-$t
-	guest "$t" "$prog" abi
+	case_add guest "$t abi" "$prog" abi
 
 	# QEMU answers the system calls from the vDSO's page: exact, in
 	# either timekeeper mode.
-	guest "$t" "$prog" agree
-	guest "$t" "$prog" monotonic $steps_on
-	guest "$t" --update-hz=10000 "$prog" torture $steps_on
+	case_add guest "$t agree" "$prog" agree
+	case_add guest "$t monotonic" "$prog" monotonic $steps_on
+	case_add guest "$t torture" --update-hz=10000 "$prog" torture $steps_on
 
 	# QEMU's -strace: no clock_gettime syscall for served clocks, one
 	# per call for the others.
-	image_label=
 	for clk in $served; do
-		strace_calls "$t" "$clk" 0
+		case_add strace_calls "$t" "$clk" 0
 	done
 	for clk in $passed_on; do
-		strace_calls "$t" "$clk" 100
+		case_add strace_calls "$t" "$clk" 100
 	done
 
 	eval datastore=$top_builddir/vdso-kernel/\$IMAGE_$t-datastore.so
-	image_label=" (datastore image)"
-	guest "$t datastore" --vdso="$datastore" "$prog" abi
-	strace_calls "$t" "$datastore_passed_on" 100 --vdso="$datastore"
+	case_add guest "$t datastore abi" --vdso="$datastore" "$prog" abi
+	case_add strace_calls "$t" "$datastore_passed_on" 100 --vdso="$datastore"
 done
+run_cases
 exit $failed

@@ -142,112 +142,125 @@ not_built() {
 	fi
 }
 
-# Per target: each image built (three cases) or its SKIP, the seeds, the
-# data page moved, the refusals, the datastore image's notes, dh_strip,
-# the version definitions.
-results=0
-for t in $TARGETS; do
-	eval name=\$IMAGE_$t
-	while read -r f layout pages; do
-		if [ -f "$top_builddir/$f.so" ]; then
-			results=$((results + 3))
-		else
-			results=$((results + 1))
-		fi
-	done <<-EOF
-	$(images "$name")
-	EOF
-	results=$((results + $(seeds "$name" | wc -l) + 2 +
-		$(printf '%s\n' "$refusals" | wc -l) +
-		$(printf '%s\n' "$datastore_notes" | wc -l) + 1 + $(count $verdef_counts)))
-done
-plan "$results"
+# check_symbol_page TARGET F PAGES: Linux's name for the first data page
+# in F.so.dbg says configure's page size too.
+check_symbol_page() {
+	eval page=\$PAGE_SIZE_$1 readelf=\${CROSS_$1}readelf
+	case $3 in
+	2) sym=_vdso_datapage ;;
+	*) sym=vdso_u_time_data ;;
+	esac
+	sym_page=$(symbol_page_size "$readelf" "$top_builddir/$2.so.dbg" "$3" "$sym") ||
+		sym_page="no $sym"
+	if [ "$sym_page" = "$page" ]; then
+		pass "$1 $2.so.dbg: $sym says $page-byte pages too"
+	else
+		fail "$1 $2.so.dbg" "$sym says $sym_page, configure $page"
+	fi
+}
+
+# patched_accepted TARGET IMAGE OP NAME PAGE_SIZE [LAYOUT],
+# patched_refused TARGET IMAGE OP NAME STEP MESSAGE-PART: IMAGE changed by
+# OP, then expect_accepted or expect_refused.
+patched_accepted() {
+	t=$1 image=$2
+	patched "$3" || return 0
+	shift 3
+	expect_accepted "$1" "$t" "$bad" "$2" ${3+"$3"}
+}
+patched_refused() {
+	t=$1 image=$2
+	patched "$3" || return 0
+	expect_refused "$4" "$t" "$bad" "$5" "$6"
+}
+
+# As dh_strip strips a shared library, with the target's strip.
+check_dh_strip() { # TARGET IMAGE
+	eval readelf=\${CROSS_$1}readelf
+	bad=$work/$1-dh_strip.so
+	if ! err=$("${readelf%readelf}strip" --remove-section=.comment --remove-section=.note \
+		--strip-unneeded -o "$bad" "$2" 2>&1); then
+		fail "$1 dh_strip" "cannot make the image: $err"
+	else
+		expect_refused "$1 dh_strip" "$1" "$bad" check "no Linux version note"
+	fi
+}
+
+# N version definitions, the symbols' own last: checked in linear time.
+# Past 0x7ffd their indexes repeat, which the check refuses, after the
+# lookup ppctime-run does.
+check_verdefs() { # TARGET IMAGE N
+	t=$1 image=$2 n=$3
+	eval page=\$PAGE_SIZE_$t
+	patched many-verdefs="$n" || return 0
+	start=$(now_ms)
+	out=$(verdict "$t" "$bad")
+	ms=$(($(now_ms) - start))
+	rm -f "$bad"
+	case $n:$out in
+	30000:"accepted: 6.1 layout, $page-byte pages: exit 0" | \
+	262144:"refused by check: "*"repeats index"*": exit 1")
+		pass "$t $n version definitions: $ms ms (bound $time_limit s): ${out%: exit ?}" ;;
+	*) fail "$t $n version definitions" "in $ms ms: $out" ;;
+	esac
+}
 
 for t in $TARGETS; do
-	eval page=\$PAGE_SIZE_$t readelf=\${CROSS_$t}readelf name=\$IMAGE_$t
+	eval page=\$PAGE_SIZE_$t name=\$IMAGE_$t
 	image=$top_builddir/vdso-kernel/$name.so
+	datastore=$top_builddir/vdso-kernel/$name-datastore.so
 
 	while read -r f layout pages; do
 		if [ ! -f "$top_builddir/$f.so" ]; then
-			skip "$t $f.so" "$(not_built "$f")"
+			case_add skip "$t $f.so" "$(not_built "$f")"
 			continue
 		fi
-		expect_accepted "$t $f.so" "$t" "$top_builddir/$f.so" "$page" "$layout"
-		expect_accepted "$t $f.so.dbg" "$t" "$top_builddir/$f.so.dbg" "$page" "$layout"
-		# Linux's names for the first data page.
-		case $layout in
-		6.1) sym=_vdso_datapage ;;
-		*) sym=vdso_u_time_data ;;
-		esac
-		sym_page=$(symbol_page_size "$readelf" "$top_builddir/$f.so.dbg" "$pages" "$sym") ||
-			sym_page="no $sym"
-		if [ "$sym_page" = "$page" ]; then
-			pass "$t $f.so.dbg: $sym says $page-byte pages too"
-		else
-			fail "$t $f.so.dbg" "$sym says $sym_page, configure $page"
-		fi
+		case_add expect_accepted "$t $f.so" "$t" "$top_builddir/$f.so" "$page" "$layout"
+		case_add expect_accepted "$t $f.so.dbg" "$t" "$top_builddir/$f.so.dbg" "$page" \
+			"$layout"
+		case_add check_symbol_page "$t" "$f" "$pages"
 	done <<-EOF
 	$(images "$name")
 	EOF
 	for f in $(seeds "$name"); do
-		expect_accepted "$t ${f#"$top_builddir"/}" "$t" "$f" "$page"
+		case_add expect_accepted "$t ${f#"$top_builddir"/}" "$t" "$f" "$page"
 	done
 
 	# The page size comes from the code: moved two pages down, the data
 	# page says pages twice as large; moved in one entry only, nothing.
-	patched data-page-lower=$((2 * page)) &&
-		expect_accepted "$t data-page-lower" "$t" "$bad" $((2 * page))
+	case_add patched_accepted "$t" "$image" data-page-lower=$((2 * page)) \
+		"$t data-page-lower" $((2 * page))
 
 	while IFS='|' read -r op step message; do
 		case $op in *-lower) op=$op=$((2 * page)) ;; esac
-		patched "$op" || continue
-		expect_refused "$t ${op%=*}" "$t" "$bad" "$step" "$message"
+		case_add patched_refused "$t" "$image" "$op" "$t ${op%=*}" "$step" "$message"
 	done <<-EOF
 	$refusals
 	EOF
 
 	# Linux's own 6.1 image has no layout note: its release says 6.1's.
-	patched linux-image=0x060100 &&
-		expect_accepted "$t linux-image=0x060100" "$t" "$bad" "$page" 6.1
+	case_add patched_accepted "$t" "$image" linux-image=0x060100 \
+		"$t linux-image=0x060100" "$page" 6.1
 
 	# Which layout the datastore image's notes say: Linux 7.3's own
 	# image (no layout note) is the datastore's too.
-	image=$top_builddir/vdso-kernel/$name-datastore.so
 	while IFS='|' read -r op step message; do
-		patched "$op" || continue
 		case $step in
-		datastore) expect_accepted "$t datastore $op" "$t" "$bad" "$page" "$step" ;;
-		*) expect_refused "$t datastore $op" "$t" "$bad" "$step" "$message" ;;
+		datastore)
+			case_add patched_accepted "$t" "$datastore" "$op" "$t datastore $op" \
+				"$page" "$step" ;;
+		*)
+			case_add patched_refused "$t" "$datastore" "$op" "$t datastore $op" \
+				"$step" "$message" ;;
 		esac
 	done <<-EOF
 	$datastore_notes
 	EOF
-	image=$top_builddir/vdso-kernel/$name.so
 
-	# As dh_strip strips a shared library, with the target's strip.
-	bad=$work/$t-dh_strip.so
-	if ! err=$("${readelf%readelf}strip" --remove-section=.comment --remove-section=.note \
-		--strip-unneeded -o "$bad" "$image" 2>&1); then
-		fail "$t dh_strip" "cannot make the image: $err"
-	else
-		expect_refused "$t dh_strip" "$t" "$bad" check "no Linux version note"
-	fi
-
-	# Tens of thousands of version definitions, the symbols' own last:
-	# checked in linear time.  Past 0x7ffd their indexes repeat, which the
-	# check refuses, after the lookup ppctime-run does.
+	case_add check_dh_strip "$t" "$image"
 	for n in $verdef_counts; do
-		patched many-verdefs=$n || continue
-		start=$(now_ms)
-		out=$(verdict "$t" "$bad")
-		ms=$(($(now_ms) - start))
-		rm -f "$bad"
-		case $n:$out in
-		30000:"accepted: 6.1 layout, $page-byte pages: exit 0" | \
-		262144:"refused by check: "*"repeats index"*": exit 1")
-			pass "$t $n version definitions: $ms ms (bound $time_limit s): ${out%: exit ?}" ;;
-		*) fail "$t $n version definitions" "in $ms ms: $out" ;;
-		esac
+		case_add check_verdefs "$t" "$image" "$n"
 	done
 done
+run_cases
 exit $failed

@@ -130,7 +130,7 @@ for t in $TARGETS; do
 	else
 		fail "$t: vdso" "vdso_test_abi: ${why%; }"
 		show_out
-		grep -E "^[0-9]+ $time_calls\\(" "$work/err" | head -n 5 | sed 's/^/    strace: /'
+		grep -E "^[0-9]+ $time_calls\\(" "$work/err" | head -n 5 | sed 's/^/# strace: /'
 	fi
 done
 exit $failed

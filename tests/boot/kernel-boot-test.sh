@@ -10,7 +10,8 @@
 # kernel's build of the vDSO alone, build-kernel --vdso-only) instead.
 #
 #   kernel-boot-test.sh [--vdso-only] [TARGET-CONFIG[-glibc-VERSION]...]
-# vdso-check, boot-test and the guest's programs plan their own results.
+# A case per image checked and per boot; vdso-check's and boot-test's TAP
+# nested below each (tests/README.md).
 . "${srcdir:=.}/tests/test-lib.sh"
 set -e
 # Generous for TCG on a busy 2-core machine (a boot takes about 5 s, the
@@ -19,7 +20,7 @@ timeout=${BOOT_TEST_TIMEOUT:-900}
 
 if [ -z "$LINUX_SOURCE" ]; then
 	plan 1
-	echo "SKIP: kernel boot: no kernel source (configure --with-linux-source; Debian package linux-source)"
+	skip "kernel boot" "no kernel source (configure --with-linux-source; Debian package linux-source)"
 	exit 0
 fi
 vdso_only=
@@ -39,18 +40,30 @@ check_image() {
 	eval name=\$KERNEL_IMAGE_$t objdump=\${CROSS_$t}objdump objcopy=\${CROSS_$t}objcopy
 	dbg=$top_builddir/boot/$t-$config$vdso_only/arch/powerpc/kernel/vdso/$name.so.dbg
 	if [ ! -f "$dbg" ]; then
-		echo "FAIL: $t: kernel image: no $dbg (make check-kernel builds it)"
-		failed=1
+		fail "$t $config: kernel image" "no $dbg (make check-kernel builds it)"
 		return
 	fi
 	"$objcopy" -S "$dbg" "$dbg.stripped"
 	"$top_builddir/tests/vdso-check" --target="$t" --objdump="$objdump" \
 		--kernel-c=__c_kernel_getrandom \
 		--label="$t $config: kernel image" "$dbg.stripped" "$dbg" 2>&1 |
-		sed -e "s/^[A-Z]*: \([^:]*: kernel image rule [345]: [^:]*\).*/SKIP: \1: about ppctime's own image; the kernel's parts around the time code break it by design/" \
-			-e '/^    /d' >"$dbg.check"
-	cat "$dbg.check"
-	! grep -q '^FAIL' "$dbg.check" || failed=1
+		sed -e "s/^\(not \)\{0,1\}ok \([0-9]*\) \(.*: kernel image rule [345]: [^#]*[^# ]\).*/ok \2 \3 # SKIP about ppctime's own image; the kernel's parts around the time code break it by design/" \
+			-e '/^# /d' >"$dbg.check"
+	sed 's/^/    /' "$dbg.check"
+	if grep -q '^not ok\|^Bail out!' "$dbg.check"; then
+		fail "$t $config: kernel image" "vdso-check failed"
+	else
+		pass "$t $config: kernel image"
+	fi
+}
+
+# boot TARGET CONFIG BOOT INITRAMFS LABEL QEMU: boot-test, a subtest.
+boot() {
+	subtest "$1 $5: boot" "$PYTHON" "$srcdir/tests/boot/boot-test" --target="$1" \
+		--qemu="$6" --kernel="$top_builddir/boot/$3/vmlinux" \
+		--initrd="$top_builddir/boot/initramfs-$1-$4.cpio" \
+		--name="$1 $5: kernel" --timeout="$timeout" \
+		--log="$top_builddir/boot/$3-$4.console"
 }
 
 for boot in ${*:-$(printf '%s-ppctime ' $TARGETS)}; do
@@ -63,17 +76,14 @@ for boot in ${*:-$(printf '%s-ppctime ' $TARGETS)}; do
 	esac
 	t=${boot%%-*} config=${boot#*-}
 	if [ -n "$vdso_only" ]; then
-		check_image "$t" "$config"
+		case_add check_image "$t" "$config"
 		continue
 	fi
 	eval qemu=\$QEMU_SYSTEM_$t
 	# Without qemu-system the kernel is not built; boot-test says SKIP.
 	# Its image is checked once, in its boot with the check initramfs.
-	[ -z "$qemu" ] || [ "$initramfs" != check ] || check_image "$t" "$config"
-	"$PYTHON" "$srcdir/tests/boot/boot-test" --target="$t" --qemu="$qemu" \
-		--kernel="$top_builddir/boot/$boot/vmlinux" \
-		--initrd="$top_builddir/boot/initramfs-$t-$initramfs.cpio" \
-		--name="$t $label: kernel" --timeout="$timeout" \
-		--log="$top_builddir/boot/$boot-$initramfs.console" || failed=1
+	[ -z "$qemu" ] || [ "$initramfs" != check ] || case_add check_image "$t" "$config"
+	case_add boot "$t" "$config" "$boot" "$initramfs" "$label" "$qemu"
 done
+run_cases
 exit $failed

@@ -12,7 +12,7 @@
  *   vdso-clock-test calls CLOCK N        N vDSO clock_gettime calls, for a
  *                                        count of the syscalls they make
  *
- * Prints PASS:/FAIL:/SKIP: lines (tests/README.md).
+ * Prints TAP (tests/README.md).
  */
 #define _GNU_SOURCE
 #include <dlfcn.h>
@@ -46,7 +46,7 @@ static void *vdso_sym(void *vdso, const char *name)
 	void *p = vdso_entry(vdso, name);
 
 	if (!p) {
-		printf("FAIL: %s: not in the vDSO\n", name);
+		printf("Bail out! %s: not in the vDSO\n", name);
 		exit(1);
 	}
 	return p;
@@ -591,11 +591,14 @@ static void run_steps(const char *mode, long reads, unsigned int results_after)
 	       mode, freq, reads * STEP_ROUNDS, STEP_ROUNDS, all[NSERVED].own,
 	       all[NSERVED].own_worst, all[NSERVED].cross,
 	       all[NSERVED].cross_worst);
-	if (!tb_tells)
-		printf("SKIP: %s: hres clocks across threads: the bare timebase steps "
-		       "back %" PRId64 " ns across threads, too near a torn read's %d "
-		       "to tell the two apart\n", mode, all[NSERVED].cross_worst,
-		       STEP_TEAR_NS);
+	if (!tb_tells) {
+		char why[200];
+
+		snprintf(why, sizeof(why), "the bare timebase steps back %" PRId64
+			 " ns across threads, too near a torn read's %d to tell the "
+			 "two apart", all[NSERVED].cross_worst, STEP_TEAR_NS);
+		test_skip(why, "%s: hres clocks across threads", mode);
+	}
 	for (size_t src = 0; src < NSERVED; src++) {
 		int clk = served[src];
 		bool coarse = clk == CLOCK_REALTIME_COARSE ||
@@ -669,8 +672,8 @@ static bool threads_can_wait(const char *what)
 	if (syscall(SYS_futex, &word, FUTEX_WAKE, 1, NULL, NULL, 0) != -1 || errno != ENOSYS)
 		return true;
 	test_plan(1);
-	printf("SKIP: %s: no futex system call for 32-bit time_t (a kernel without "
-	       "COMPAT_32BIT_TIME), which this C library's threads need\n", what);
+	test_skip("no futex system call for 32-bit time_t (a kernel without "
+		  "COMPAT_32BIT_TIME), which this C library's threads need", "%s", what);
 	return false;
 }
 

@@ -48,12 +48,12 @@ static inline void *vdso_open(void)
 	void *vdso;
 
 	if (!getauxval(AT_SYSINFO_EHDR)) {
-		puts("FAIL: no vDSO: AT_SYSINFO_EHDR is 0 (run under ppctime-run)");
+		puts("Bail out! no vDSO: AT_SYSINFO_EHDR is 0 (run under ppctime-run)");
 		exit(1);
 	}
 	vdso = dlopen(VDSO_SONAME, RTLD_NOW | RTLD_NOLOAD);
 	if (!vdso) {
-		printf("FAIL: the dynamic linker does not know %s\n", VDSO_SONAME);
+		printf("Bail out! the dynamic linker does not know %s\n", VDSO_SONAME);
 		exit(1);
 	}
 	return vdso;

@@ -69,7 +69,7 @@ static void check_delta_math(uint64_t cycles, uint64_t last, uint32_t mult,
 }
 
 /* Sizes drawn log-uniformly, so small, 32-bit, high-word and overflowing deltas all come up. */
-static void test_delta_random(void)
+static void test_delta_random(const void *unused __attribute__((unused)))
 {
 	uint64_t rng = DELTA_SEED;
 
@@ -113,16 +113,14 @@ static const struct delta_edge {
 	{ "sum wraps past 2^64", 1, 0, 1, UINT64_MAX },
 };
 
-static void test_delta_edges(void)
+static void test_delta_edge(const void *arg)
 {
-	for (size_t i = 0; i < sizeof(delta_edges) / sizeof(delta_edges[0]); i++) {
-		const struct delta_edge *e = &delta_edges[i];
+	const struct delta_edge *e = arg;
 
-		case_begin("delta math: %s, shifts 0..31", e->what);
-		for (uint32_t shift = 0; shift < 32; shift++)
-			check_delta_math(e->cycles, e->last, e->mult, shift, e->base);
-		case_end();
-	}
+	case_begin("delta math: %s, shifts 0..31", e->what);
+	for (uint32_t shift = 0; shift < 32; shift++)
+		check_delta_math(e->cycles, e->last, e->mult, shift, e->base);
+	case_end();
 }
 /* ---- Values computed from the definitions. ---- */
 
@@ -335,22 +333,20 @@ static void check_clock_alone(const struct clock_case *cc, const struct clock_de
 	check_clock_gettime(pages.real.data, c, expected_time(cc, c));
 }
 
-static void test_clock_reads(void)
+/* One generator for the clock cases in turn. */
+static uint64_t clock_reads_rng = 1;
+
+static void test_clock_reads(const void *arg)
 {
-	uint64_t rng = 1;
+	const struct clock_case *cc = arg;
 
-	for (int i = 0; i < NR_CLOCK_CASES; i++) {
-		const struct clock_case *cc = &clock_cases[i];
-
-		case_begin("clock reads, %s: %d clocks x 2 timespecs, gettimeofday, time",
-			   cc->name, NR_CLOCKS);
-		for (int k = 0; k < NR_CLOCKS; k++)
-			check_clock_alone(cc, &clocks[k], &rng);
-		install_case(&pages.real, cc, &rng);
-		check_realtime_entries(pages.real.data, expected_time(cc, &clocks[0]),
-				       &pages.real);
-		case_end();
-	}
+	case_begin("clock reads, %s: %d clocks x 2 timespecs, gettimeofday, time",
+		   cc->name, NR_CLOCKS);
+	for (int k = 0; k < NR_CLOCKS; k++)
+		check_clock_alone(cc, &clocks[k], &clock_reads_rng);
+	install_case(&pages.real, cc, &clock_reads_rng);
+	check_realtime_entries(pages.real.data, expected_time(cc, &clocks[0]), &pages.real);
+	case_end();
 }
 
 /* ---- 3. Clocks the page does not serve, and clock_getres. ---- */
@@ -396,16 +392,15 @@ static void expect_all_entries_fall_back(const vdso_time_data_t *vd, int clk)
 	expect_getres_falls_back(vd, clk);
 }
 
-static void test_unserved_clocks(void)
+static void test_unserved_clock(const void *arg)
 {
+	const int *clk = arg;
 	uint64_t rng = 2;
 
 	install_case(&pages.real, &clock_cases[1], &rng);
-	for (size_t i = 0; i < sizeof(unserved_clocks) / sizeof(unserved_clocks[0]); i++) {
-		case_begin("clock id %d goes to the system call", unserved_clocks[i]);
-		expect_all_entries_fall_back(pages.real.data, unserved_clocks[i]);
-		case_end();
-	}
+	case_begin("clock id %d goes to the system call", *clk);
+	expect_all_entries_fall_back(pages.real.data, *clk);
+	case_end();
 }
 
 /* The tick, from its definition: a second divided by HZ, rounded. */
@@ -448,7 +443,7 @@ static void check_clock_getres(const vdso_time_data_t *vd, union test_page *res_
 	}
 }
 
-static void test_clock_getres(void)
+static void test_clock_getres(const void *unused __attribute__((unused)))
 {
 	uint64_t rng = 3;
 
@@ -460,6 +455,11 @@ static void test_clock_getres(void)
 		   tick_nsec(), HZ);
 	check_clock_getres(pages.real.data, &pages.real);
 	case_end();
+}
+
+/* After test_clock_getres, on its page. */
+static void test_coarse_res(const void *unused __attribute__((unused)))
+{
 	/* Not a tick of the build's HZ: the host's, whatever the build assumed. */
 	page_info(&pages.real, CS_HRES_COARSE)->coarse_res = tick_nsec() + 1;
 	case_begin("clock_getres: coarse gives the page's coarse_res (%" PRIu32 " ns)",
@@ -507,19 +507,21 @@ static void set_clock_mode(union test_page *page, int32_t mode, uint32_t seq)
 	}
 }
 
-static void test_clock_mode_none(void)
-{
-	uint64_t rng = 4;
+/* Odd too: a writer that switched to NONE mid-update must not be waited for. */
+static const uint32_t none_seqs[] = { 40, 41 };
+/* One generator for both cases in turn. */
+static uint64_t none_rng = 4;
 
-	/* Odd too: a writer that switched to NONE mid-update must not be waited for. */
-	for (uint32_t seq = 40; seq <= 41; seq++) {
-		case_begin("clock_mode NONE, seq %s: every clock, gettimeofday and time"
-			   " take the system call", seq & 1 ? "odd" : "even");
-		install_case(&pages.real, &clock_cases[3], &rng);
-		set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, seq);
-		expect_reads_fall_back(pages.real.data, &pages.real);
-		case_end();
-	}
+static void test_clock_mode_none(const void *arg)
+{
+	uint32_t seq = *(const uint32_t *)arg;
+
+	case_begin("clock_mode NONE, seq %s: every clock, gettimeofday and time"
+		   " take the system call", seq & 1 ? "odd" : "even");
+	install_case(&pages.real, &clock_cases[3], &none_rng);
+	set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, seq);
+	expect_reads_fall_back(pages.real.data, &pages.real);
+	case_end();
 }
 
 /*
@@ -553,7 +555,7 @@ static void install_timens_page(uint64_t *rng)
 	set_clock_mode(ns, VDSO_CLOCKMODE_TIMENS, 1);
 }
 
-static void test_timens(void)
+static void test_timens(const void *unused __attribute__((unused)))
 {
 	const struct clock_case *cc = &clock_cases[3];
 	uint64_t rng = 5;
@@ -576,7 +578,11 @@ static void test_timens(void)
 			       &pages.real);
 	check_clock_getres(pages.timens.data, &pages.real);
 	case_end();
+}
 
+/* After test_timens, on its pages. */
+static void test_timens_none(const void *unused __attribute__((unused)))
+{
 	case_begin("time namespace over clock_mode NONE: every reading takes the system call");
 	set_clock_mode(&pages.real, VDSO_CLOCKMODE_NONE, 2);
 	expect_reads_fall_back(pages.timens.data, &pages.real);
@@ -597,48 +603,57 @@ static const struct clock_desc aux_clocks[] = {
 	{ VDSO_CLOCK_AUX + 7, "AUX+7", CLOCK_KIND_AUX },
 };
 _Static_assert(TEST_ARRAY_SIZE(aux_clocks) == VDSO_NR_AUX_CLOCKS, "every auxiliary clock");
-#define AUX_CASES	3
+/* One generator for the three cases in turn. */
+static uint64_t aux_rng = 6;
 
-static void test_aux_clocks(void)
+static void test_aux_reads(const void *unused __attribute__((unused)))
 {
 	const struct clock_case *cc = &clock_cases[3];
-	uint64_t rng = 6;
+	uint64_t *rng = &aux_rng;
 
 	case_begin("auxiliary clocks: each read from its aux_clock_data, %d x 2 timespecs;"
 		   " clock_getres takes the system call", VDSO_NR_AUX_CLOCKS);
 	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++) {
-		check_clock_alone(cc, &aux_clocks[i], &rng);
+		check_clock_alone(cc, &aux_clocks[i], rng);
 		/* Its resolution is the kernel's to say. */
 		expect_getres_falls_back(pages.real.data, aux_clocks[i].clk);
 	}
 	case_end();
+}
+
+static void test_aux_none(const void *unused __attribute__((unused)))
+{
+	const struct clock_case *cc = &clock_cases[3];
 
 	case_begin("auxiliary clocks: one in clock_mode NONE (none set up) takes the system call");
-	install_case(&pages.real, cc, &rng);
+	install_case(&pages.real, cc, &aux_rng);
 	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++) {
 		page_clock(&pages.real, clock_entry(&aux_clocks[i]))->clock_mode =
 			VDSO_CLOCKMODE_NONE;
 		expect_all_entries_fall_back(pages.real.data, aux_clocks[i].clk);
 	}
 	case_end();
+}
 
-	/* A namespace moves no auxiliary clock: its offsets there are 0. */
+/* A namespace moves no auxiliary clock: its offsets there are 0. */
+static void test_aux_timens(const void *unused __attribute__((unused)))
+{
+	const struct clock_case *cc = &clock_cases[3];
+
 	case_begin("auxiliary clocks in a time namespace: the real page's, unmoved");
-	install_case(&pages.real, cc, &rng);
+	install_case(&pages.real, cc, &aux_rng);
 	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++)
 		install_clock(&pages.real, cc, &aux_clocks[i]);
-	install_timens_page(&rng);
+	install_timens_page(&aux_rng);
 	for (int i = 0; i < VDSO_NR_AUX_CLOCKS; i++)
 		check_clock_gettime(pages.timens.data, &aux_clocks[i],
 				    expected_time(cc, &aux_clocks[i]));
 	case_end();
 }
-#else
-#define AUX_CASES	0
 #endif
 
 /* The seqcount's begin test, whichever seq/clock_mode load this host compiles. */
-static void test_read_ready(void)
+static void test_read_ready(const void *unused __attribute__((unused)))
 {
 	static const uint32_t seqs[] = { 0, 1, 2, 3, 0x7fffffff, 0x80000000,
 					 0xfffffffe, 0xffffffff };
@@ -665,22 +680,25 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_start_watchdog();
-	/* A case per test below, per delta edge, clock case and unserved
-	 * clock; two for clock_getres, the two seqs of clock_mode NONE and
-	 * the time namespace's two; the auxiliary clocks' where there are. */
-	test_plan(1 + TEST_ARRAY_SIZE(delta_edges) + 1 + NR_CLOCK_CASES +
-		  TEST_ARRAY_SIZE(unserved_clocks) + 2 + 2 + 2 + AUX_CASES);
-	test_delta_random();
-	test_delta_edges();
+	test_add_case(test_delta_random, NULL);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(delta_edges); i++)
+		test_add_case(test_delta_edge, &delta_edges[i]);
 	/* Before any read: a wrong begin test would hang them. */
-	test_read_ready();
-	test_clock_reads();
-	test_unserved_clocks();
-	test_clock_getres();
-	test_clock_mode_none();
-	test_timens();
+	test_add_case(test_read_ready, NULL);
+	for (int i = 0; i < NR_CLOCK_CASES; i++)
+		test_add_case(test_clock_reads, &clock_cases[i]);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(unserved_clocks); i++)
+		test_add_case(test_unserved_clock, &unserved_clocks[i]);
+	test_add_case(test_clock_getres, NULL);
+	test_add_case(test_coarse_res, NULL);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(none_seqs); i++)
+		test_add_case(test_clock_mode_none, &none_seqs[i]);
+	test_add_case(test_timens, NULL);
+	test_add_case(test_timens_none, NULL);
 #if VDSO_NR_AUX_CLOCKS
-	test_aux_clocks();
+	test_add_case(test_aux_reads, NULL);
+	test_add_case(test_aux_none, NULL);
+	test_add_case(test_aux_timens, NULL);
 #endif
-	return test_failures ? 1 : 0;
+	return test_run_cases();
 }

@@ -188,7 +188,7 @@ static void *torture_reader(void *arg)
 	return NULL;
 }
 
-static void test_seqcount_torture(void)
+static void test_seqcount_torture(const void *unused __attribute__((unused)))
 {
 	struct torture_reader readers[TORTURE_READERS] = { 0 };
 	pthread_t writer, reader_threads[TORTURE_READERS];
@@ -253,7 +253,6 @@ int main(void)
 {
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_start_watchdog();
-	test_plan(1);
-	test_seqcount_torture();
-	return test_failures ? 1 : 0;
+	test_add_case(test_seqcount_torture, NULL);
+	return test_run_cases();
 }

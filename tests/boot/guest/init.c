@@ -38,7 +38,7 @@ static int run(char *line)
 	pid = fork();
 	if (pid == 0) {
 		execv(argv[0], argv);
-		printf("FAIL: %s: cannot run: %m\n", argv[0]);
+		printf("Bail out! %s: cannot run: %m\n", argv[0]);
 		_exit(127);
 	}
 	if (pid < 0 || waitpid(pid, &status, 0) != pid)
@@ -54,11 +54,11 @@ int main(void)
 	/* The kernel opened /dev/console for us if the initramfs has it. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	if (mount("proc", "/proc", "proc", 0, NULL))
-		printf("FAIL: init: mount /proc: %m\n");
+		printf("BOOT-TEST: fail init: mount /proc: %m\n");
 	printf("BOOT-TEST: start %ld\n", sysconf(_SC_NPROCESSORS_ONLN));
 	list = fopen("/boot-tests", "r");
 	if (!list)
-		printf("FAIL: init: /boot-tests: %m\n");
+		printf("BOOT-TEST: fail init: /boot-tests: %m\n");
 	while (list && fgets(line, sizeof(line), list)) {
 		int status;
 

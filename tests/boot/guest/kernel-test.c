@@ -16,7 +16,7 @@
  *                         have it: next to no getrandom system calls;
  *                         else one a call
  *
- * Prints PASS:/FAIL:/SKIP: lines (tests/README.md).
+ * Prints TAP (tests/README.md).
  */
 #define _GNU_SOURCE
 #include <errno.h>

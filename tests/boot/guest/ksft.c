@@ -4,7 +4,7 @@
  * one result (tests/README.md), read as tests/vdso-kselftest.sh reads them
  * under ppctime-run: exit 0 PASS, 4 (KSFT_SKIP) SKIP with the last line
  * the program printed, anything else, or no end within TIME_LIMIT
- * seconds, FAIL.  Its output goes to the console indented, for the log.
+ * seconds, FAIL.  Its output goes to the console as '# ' lines, for the log.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -63,14 +63,14 @@ int main(int argc, char **argv)
 	out = fdopen(fds[0], "r");
 	while (getline(&line, &size, out) > 0) {
 		line[strcspn(line, "\n")] = '\0';
-		printf("    %s\n", line);
+		printf("# %s\n", line);
 		if (line[strspn(line, " \t")])
 			snprintf(last, sizeof(last), "%s", line);
 	}
 	waitpid(child, &status, 0);
 	alarm(0);
 	if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP) {
-		printf("SKIP: %s: %s\n", name, last);
+		test_skip(last, "%s", name);
 		return 0;
 	}
 	if (timed_out)
