@@ -80,8 +80,10 @@ static int run_with_vdso(const struct program_info *program, const struct reques
 			q.loader_name, q.argv[2], q.argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
 	program_fd = for_qemu(program->fd, q.program, e);
+	if (program_fd < 0)
+		return -1;
 	data_fd = for_qemu(data_fd, "the vDSO data pages", e);
-	if (program_fd < 0 || data_fd < 0)
+	if (data_fd < 0)
 		return -1;
 	/* LAUNCH_ARGS in their order; the preload takes the words before. */
 	if (asprintf(&q.launch, "%d,%u,%lu,%d,%d", data_fd,
