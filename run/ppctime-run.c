@@ -30,7 +30,6 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,23 +40,12 @@
 #include "ppctime/vdso_layout.h"
 #include "run.h"
 
-void refuse_with(int status, const char *fmt, ...)
+/* The one place ppctime-run says why it stops: its status. */
+static int say(const struct run_error *e)
 {
-	va_list ap;
-
-	fputs("ppctime-run: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(status);
-}
-
-/* strerror(errno), in plain words where a descriptor could not be had. */
-const char *fd_error(void)
-{
-	return errno == EMFILE || errno == ENFILE ? "too few free file descriptors" :
-	       strerror(errno);
+	if (e->msg[0])
+		fprintf(stderr, "ppctime-run: %s\n", e->msg);
+	return e->status;
 }
 
 /*
@@ -65,23 +53,23 @@ const char *fd_error(void)
  * the daemon or create them, leave a watchdog behind where the keeper is
  * ours or the daemon cannot watch this process, and become QEMU on the
  * loader.  qemu_argv[0..n) is QEMU and the options plain QEMU would be
- * run with.
+ * run with.  Returns only if that failed: -1.
  */
-static void __attribute__((noreturn))
-run_with_vdso(const struct program_info *program, struct request *req,
-	      char **qemu_argv, int n)
+static int run_with_vdso(const struct program_info *program, const struct request *req,
+			 char **qemu_argv, int n, struct run_error *e)
 {
 	const struct ppctime_target *t = program->target;
 	struct qemu_launch q = { .program = req->program_argv[0] };
-	struct watch w = { .keeper_fd = -1, .daemon_fd = -1, .sigchld_fd = -1 };
+	struct watch w = { .daemon_fd = -1 };
 	int data_fd, program_fd;
 
-	check_launch_nofile();
-	if (req->bundle)
-		prepare_bundled(&q, req, qemu_argv, n);
-	else
-		prepare_files(&q, program, req, qemu_argv, n);
-	data_fd = take_data_pages(&w, t, req, &q);
+	if (check_launch_nofile(e) ||
+	    (req->bundle ? prepare_bundled(&q, req, qemu_argv, n, e)
+			 : prepare_files(&q, program, req, qemu_argv, n, e)))
+		return -1;
+	data_fd = take_data_pages(&w, t, req, &q, e);
+	if (data_fd < 0)
+		return -1;
 	if (req->verbose && q.mapped && !req->bundle)
 		fprintf(stderr, "ppctime-run: loader %s, host vDSO %s (%s static: mapped and "
 			"entered here)\n", q.loader_name,
@@ -91,23 +79,27 @@ run_with_vdso(const struct program_info *program, struct request *req,
 		fprintf(stderr, "ppctime-run: loader %s, preload %s (%s --preload)\n",
 			q.loader_name, q.argv[2], q.argv[0]);
 	/* The loader maps the very file checked here, whatever -L says. */
-	program_fd = for_qemu(program->fd, q.program);
-	data_fd = for_qemu(data_fd, "the vDSO data pages");
+	program_fd = for_qemu(program->fd, q.program, e);
+	if (program_fd < 0)
+		return -1;
+	data_fd = for_qemu(data_fd, "the vDSO data pages", e);
+	if (data_fd < 0)
+		return -1;
 	/* LAUNCH_ARGS in their order; the preload takes the words before. */
 	if (asprintf(&q.launch, "%d,%u,%lu,%d,%d", data_fd,
 		     vdso_layout_find(q.data.layout)->nr_pages, q.page_size, q.image_fd,
 		     program_fd) < 0)
-		refuse("out of memory");
-	qemu_clock(&q, t, req, data_fd);
-	if (w.tk || w.daemon_fd >= 0)
-		detach_watchdog(&w);
+		return refuse(e, "out of memory");
+	if (qemu_clock(&q, t, req, data_fd, e) ||
+	    ((w.tk || w.daemon_fd >= 0) && detach_watchdog(&w, e)))
+		return -1;
 	/* The keeper's alone: the chroot handler's QEMU runs in this mapping. */
 	if (w.tk) {
 		munmap(w.pages, w.pages_len);
 		timekeeper_destroy(w.tk);
 	}
 	enter_qemu(&q);
-	refuse("cannot run %s: %s", q.argv[0], strerror(errno));
+	return refuse(e, "cannot run %s: %s", q.argv[0], strerror(errno));
 }
 
 int main(int argc, char **argv)
@@ -115,46 +107,61 @@ int main(int argc, char **argv)
 	struct request req;
 	struct program_info program;
 	struct bundle bundle;
+	struct run_error e;
 	char **qemu_argv, *sysroot, qemu[PATH_MAX];
-	int n = 0;
+	const char *qemu_path;
+	int n = 0, r;
 
 	/* Others' /proc/PID/mem must not reach the data page through us or
 	 * the timekeeper (which inherits this); QEMU's exec resets it. */
 	prctl(PR_SET_DUMPABLE, 0);
-	keep_qemu_nofile();
+	if (keep_qemu_nofile(&e))
+		return say(&e);
 	if (bundle_self(&bundle) == 0) {
-		parse_binfmt_arguments(argc, argv, &req);
+		r = parse_binfmt_arguments(argc, argv, &req, &e);
 		req.bundle = &bundle;
 	} else if (!strcmp(basename(argv[0]), BUNDLE_HANDLER)) {
-		refuse(BUNDLE_HANDLER " runs as the handler ppctime-run --binfmt-register makes "
-		       "of it, with Debian's static QEMU");
+		r = refuse(&e, BUNDLE_HANDLER " runs as the handler ppctime-run --binfmt-register "
+			   "makes of it, with Debian's static QEMU");
 	} else if (!strcmp(basename(argv[0]), BINFMT_HANDLER)) {
-		parse_binfmt_arguments(argc, argv, &req);
+		r = parse_binfmt_arguments(argc, argv, &req, &e);
 	} else {
-		parse_arguments(argc, argv, &req);
+		r = parse_arguments(argc, argv, &req, &e);
 	}
+	if (r)
+		return r > 0 ? 0 : say(&e);
 	if (req.binfmt_action)
-		return binfmt_action(&req);
-	read_program_header(req.program_argv[0], req.program_fd, &program);
-	if (req.bundle && strcmp(program.target->name, bundle.target))
-		refuse_program("%s: a %s program, not %s as this handler runs",
+		return binfmt_action(&req, &e) ? say(&e) : 0;
+	if (read_program_header(req.program_argv[0], req.program_fd, &program, &e))
+		return say(&e);
+	if (req.bundle && strcmp(program.target->name, bundle.target)) {
+		refuse_program(&e, "%s: a %s program, not %s as this handler runs",
 			       req.program_argv[0], program.target->name, bundle.target);
+		return say(&e);
+	}
 
 	/* QEMU [-L SYSROOT] [-0 ARGV0] (5 at most), PROGRAM ARGS... NULL: with
 	 * the vDSO too (run_with_vdso), so QEMU says what it says of PROGRAM. */
 	qemu_argv = calloc(5 + req.program_argc + 1, sizeof(char *));
-	if (!qemu_argv)
-		refuse("out of memory");
+	if (!qemu_argv) {
+		refuse(&e, "out of memory");
+		return say(&e);
+	}
 	/* The bundle's QEMU by the name Debian gives it. */
 	if (req.bundle)
 		static_qemu(program.target, NULL, qemu, sizeof(qemu));
-	qemu_argv[n++] = req.bundle ? qemu : (char *)find_qemu(program.target, req.qemu);
+	qemu_path = req.bundle ? qemu : find_qemu(program.target, req.qemu, &e);
+	if (!qemu_path)
+		return say(&e);
+	qemu_argv[n++] = (char *)qemu_path;
 	/* Only dynamic programs: -L also redirects the paths a program opens.
 	 * Run by the kernel, as QEMU's handlers are: QEMU's own default. */
 	if (program.dynamic && !req.binfmt && (req.sysroot || !getenv("QEMU_LD_PREFIX"))) {
 		sysroot = (char *)req.sysroot;
-		if (!sysroot && asprintf(&sysroot, "/usr/%s", program.target->triplet) < 0)
-			refuse("out of memory");
+		if (!sysroot && asprintf(&sysroot, "/usr/%s", program.target->triplet) < 0) {
+			refuse(&e, "out of memory");
+			return say(&e);
+		}
 		qemu_argv[n++] = "-L";
 		qemu_argv[n++] = sysroot;
 	}
@@ -162,11 +169,14 @@ int main(int argc, char **argv)
 		qemu_argv[n++] = "-0";
 		qemu_argv[n++] = (char *)req.argv0;
 	}
-	if (req.use_vdso)
-		run_with_vdso(&program, &req, qemu_argv, n);
+	if (req.use_vdso) {
+		run_with_vdso(&program, &req, qemu_argv, n, &e);
+		return say(&e);
+	}
 
 	/* Plain QEMU, exactly: same process, same status. */
 	memcpy(qemu_argv + n, req.program_argv, req.program_argc * sizeof(char *));
 	exec_plain_qemu(qemu_argv);
-	refuse("cannot run %s: %s", qemu_argv[0], strerror(errno));
+	refuse(&e, "cannot run %s: %s", qemu_argv[0], strerror(errno));
+	return say(&e);
 }

@@ -91,6 +91,12 @@ static const char usage_text[] =
 	"\n"
 	"Report bugs to <" PACKAGE_BUGREPORT ">.\n";
 
+enum {
+	OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_QEMU, OPT_PAGE_SIZE, OPT_REALTIME,
+	OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_HOST_TIME, OPT_VERSION,
+	OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT, OPT_STATIC_QEMU,
+};
+
 static const char version_text[] =
 	"ppctime-run (ppctime) " PACKAGE_VERSION "\n"
 	"Copyright (C) 2026 ppctime developers.\n"
@@ -98,18 +104,15 @@ static const char version_text[] =
 	"This is free software: you are free to change and redistribute it.\n"
 	"There is NO WARRANTY, to the extent permitted by law.\n";
 
-static void __attribute__((noreturn)) usage_error(const char *what)
-{
-	fprintf(stderr, "ppctime-run: %s\nTry 'ppctime-run --help'.\n", what);
-	exit(LAUNCH_EXIT_ERROR);
-}
+/* A bad command line: refused, pointing at --help. */
+#define usage_error(e, fmt, ...) refuse(e, fmt "\nTry 'ppctime-run --help'.", ##__VA_ARGS__)
 
-static time_t parse_when(const char *when)
+static int parse_when(const char *when, time_t *when_s, struct run_error *e)
 {
 	static const char *const formats[] = {
 		"%Y", "%Y-%m-%d", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M:%S",
 	};
-	char *end, why[128];
+	char *end;
 
 	long long secs = -1;
 	bool parsed = false, exists = true;
@@ -135,19 +138,16 @@ static time_t parse_when(const char *when)
 		}
 	}
 	if (!parsed)
-		usage_error("--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' "
-			    "or @SECONDS");
-	if (!exists) {
-		snprintf(why, sizeof(why), "--realtime=%.64s: no such date or time", when);
-		usage_error(why);
-	}
-	if (secs < 0 || secs >= TIMEKEEPER_REALTIME_MAX_SEC) {
-		snprintf(why, sizeof(why), "--realtime takes a time from 1970 to @%lld "
-			 "(in 2232), what Linux lets a clock be set to",
-			 TIMEKEEPER_REALTIME_MAX_SEC - 1);
-		usage_error(why);
-	}
-	return secs;
+		return usage_error(e, "--realtime takes YYYY, YYYY-MM-DD, 'YYYY-MM-DD HH:MM:SS' "
+				   "or @SECONDS");
+	if (!exists)
+		return usage_error(e, "--realtime=%.64s: no such date or time", when);
+	if (secs < 0 || secs >= TIMEKEEPER_REALTIME_MAX_SEC)
+		return usage_error(e, "--realtime takes a time from 1970 to @%lld (in 2232), "
+				   "what Linux lets a clock be set to",
+				   TIMEKEEPER_REALTIME_MAX_SEC - 1);
+	*when_s = secs;
+	return 0;
 }
 
 /* --realtime's WHEN as an offset from the host's CLOCK_REALTIME now. */
@@ -165,7 +165,7 @@ static struct timespec realtime_offset(time_t when)
  * What settimeofday(2) takes, and the timekeeper: minutes west within 15
  * hours, and any int as the DST flag, which Linux keeps unchecked.
  */
-static void parse_tz(const char *arg, struct timezone *tz)
+static int parse_tz(const char *arg, struct timezone *tz, struct run_error *e)
 {
 	char *end;
 	long west, dst = 0;
@@ -178,11 +178,13 @@ static void parse_tz(const char *arg, struct timezone *tz)
 	}
 	if (end == arg || *end || errno || west < -TIMEKEEPER_MAX_TZ_MINUTES || west > TIMEKEEPER_MAX_TZ_MINUTES ||
 	    dst < INT_MIN || dst > INT_MAX)
-		usage_error("--tz takes MINUTES_WEST[,DST]: minutes from -"
-			    PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES) " to " PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES)
-			    " and a flag that fits an int, as settimeofday(2) does");
+		return usage_error(e, "--tz takes MINUTES_WEST[,DST]: minutes from -"
+				   PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES) " to "
+				   PPCTIME_STRING(TIMEKEEPER_MAX_TZ_MINUTES)
+				   " and a flag that fits an int, as settimeofday(2) does");
 	tz->tz_minuteswest = west;
 	tz->tz_dsttime = dst;
+	return 0;
 }
 
 /* arg in decimal digits alone (no sign, blank or base prefix) into *value. */
@@ -195,44 +197,81 @@ static bool parse_decimal(const char *arg, unsigned long *value)
 	return *arg >= '0' && *arg <= '9' && !*end && !errno;
 }
 
-static unsigned parse_update_hz(const char *arg)
+static int parse_update_hz(const char *arg, unsigned *update_hz, struct run_error *e)
 {
 	unsigned long hz;
 
 	if (!parse_decimal(arg, &hz) || hz < 1 || hz > TIMEKEEPER_MAX_HZ)
-		usage_error("--update-hz takes a rate from 1 to "
-			    PPCTIME_STRING(TIMEKEEPER_MAX_HZ));
-	return hz;
+		return usage_error(e, "--update-hz takes a rate from 1 to "
+				   PPCTIME_STRING(TIMEKEEPER_MAX_HZ));
+	*update_hz = hz;
+	return 0;
 }
 
-static enum timekeeper_mode parse_timekeeper_mode(const char *arg)
-{
-	enum timekeeper_mode mode;
-
-	if (timekeeper_mode_from_name(arg, &mode) == 0)
-		return mode;
-	usage_error("--timekeeper takes auto, mirror or steer");
-}
-
-static unsigned long parse_page_size(const char *arg)
+static int parse_page_size(const char *arg, unsigned long *page_size, struct run_error *e)
 {
 	unsigned long size;
 
 	if (!parse_decimal(arg, &size) || size < 4096 || size > (1ul << 20) ||
 	    (size & (size - 1)))
-		usage_error("--page-size takes 4096, 8192, 16384, 32768, 65536, 131072, "
-			    "262144, 524288 or 1048576 (bytes, in decimal)");
-	return size;
+		return usage_error(e, "--page-size takes 4096, 8192, 16384, 32768, 65536, "
+				   "131072, 262144, 524288 or 1048576 (bytes, in decimal)");
+	*page_size = size;
+	return 0;
+}
+
+/* One option of parse_arguments() into req, or -1. */
+static int parse_option(int opt, const char *arg, struct request *req, bool *clock_options,
+			struct run_error *e)
+{
+	time_t when = 0;
+	int r = 0;
+
+	switch (opt) {
+	case OPT_SYSROOT: req->sysroot = arg; break;
+	case OPT_VDSO: req->image_path = arg; break;
+	case OPT_NO_VDSO: req->use_vdso = false; break;
+	case OPT_QEMU: req->qemu = arg; break;
+	case OPT_PAGE_SIZE: r = parse_page_size(arg, &req->page_size, e); break;
+	case OPT_REALTIME:
+		r = parse_when(arg, &when, e);
+		if (!r)
+			req->tk_options.realtime_offset = realtime_offset(when);
+		*clock_options = true;
+		break;
+	case OPT_TZ:
+		r = parse_tz(arg, &req->tz, e);
+		req->tk_options.tz = &req->tz;
+		*clock_options = true;
+		break;
+	case OPT_UPDATE_HZ:
+		r = parse_update_hz(arg, &req->tk_options.update_hz, e);
+		*clock_options = true;
+		break;
+	case OPT_TIMEKEEPER:
+		if (timekeeper_mode_from_name(arg, &req->tk_options.mode))
+			r = usage_error(e, "--timekeeper takes auto, mirror or steer");
+		*clock_options = true;
+		break;
+	case OPT_PRIVATE: req->private_keeper = true; break;
+	case OPT_HOST_TIME: req->host_time_syscalls = true; break;
+	case OPT_BINFMT_REGISTER: req->binfmt_action = BINFMT_REGISTER; break;
+	case OPT_BINFMT_UNREGISTER: req->binfmt_action = BINFMT_UNREGISTER; break;
+	case OPT_BINFMT_PRINT:
+		req->binfmt_action = BINFMT_PRINT;
+		req->binfmt_handler = arg;
+		break;
+	case OPT_STATIC_QEMU: req->static_qemu_dir = arg; break;
+	case '0': req->argv0 = arg; break;
+	case 'v': req->verbose = true; break;
+	default: r = usage_error(e, "bad option");
+	}
+	return r;
 }
 
 /* ppctime-run [OPTIONS] PROGRAM [ARGS...]. */
-void parse_arguments(int argc, char **argv, struct request *req)
+int parse_arguments(int argc, char **argv, struct request *req, struct run_error *e)
 {
-	enum {
-		OPT_SYSROOT = 256, OPT_VDSO, OPT_NO_VDSO, OPT_QEMU, OPT_PAGE_SIZE, OPT_REALTIME,
-		OPT_TZ, OPT_UPDATE_HZ, OPT_TIMEKEEPER, OPT_PRIVATE, OPT_HOST_TIME, OPT_VERSION,
-		OPT_BINFMT_REGISTER, OPT_BINFMT_UNREGISTER, OPT_BINFMT_PRINT, OPT_STATIC_QEMU,
-	};
 	static const struct option options[] = {
 		{ "sysroot", required_argument, NULL, OPT_SYSROOT },
 		{ "vdso", required_argument, NULL, OPT_VDSO },
@@ -261,83 +300,55 @@ void parse_arguments(int argc, char **argv, struct request *req)
 	*req = (struct request){ .use_vdso = true, .program_fd = -1, .qemu = getenv(QEMU_ENV) };
 	/* '+': the first non-option is PROGRAM; what follows is its. */
 	while ((opt = getopt_long(argc, argv, "+0:hv", options, NULL)) != -1) {
-		switch (opt) {
-		case OPT_SYSROOT: req->sysroot = optarg; break;
-		case OPT_VDSO: req->image_path = optarg; break;
-		case OPT_NO_VDSO: req->use_vdso = false; break;
-		case OPT_QEMU: req->qemu = optarg; break;
-		case OPT_PAGE_SIZE: req->page_size = parse_page_size(optarg); break;
-		case OPT_REALTIME:
-			req->tk_options.realtime_offset = realtime_offset(parse_when(optarg));
-			clock_options = true;
-			break;
-		case OPT_TZ:
-			parse_tz(optarg, &req->tz);
-			req->tk_options.tz = &req->tz;
-			clock_options = true;
-			break;
-		case OPT_UPDATE_HZ:
-			req->tk_options.update_hz = parse_update_hz(optarg);
-			clock_options = true;
-			break;
-		case OPT_TIMEKEEPER:
-			req->tk_options.mode = parse_timekeeper_mode(optarg);
-			clock_options = true;
-			break;
-		case OPT_PRIVATE: req->private_keeper = true; break;
-		case OPT_HOST_TIME: req->host_time_syscalls = true; break;
-		case OPT_BINFMT_REGISTER: req->binfmt_action = BINFMT_REGISTER; break;
-		case OPT_BINFMT_UNREGISTER: req->binfmt_action = BINFMT_UNREGISTER; break;
-		case OPT_BINFMT_PRINT:
-			req->binfmt_action = BINFMT_PRINT;
-			req->binfmt_handler = optarg;
-			break;
-		case OPT_STATIC_QEMU: req->static_qemu_dir = optarg; break;
-		case '0': req->argv0 = optarg; break;
-		case 'v': req->verbose = true; break;
-		case 'h':
+		if (opt == 'h') {
 			printf(usage_text, TIMEKEEPER_AUTO_MAX_HZ, TIMEKEEPER_MAX_HZ);
-			exit(0);
-		case OPT_VERSION:
-			fputs(version_text, stdout);
-			exit(0);
-		default: usage_error("bad option");
+			return 1;
 		}
+		if (opt == OPT_VERSION) {
+			fputs(version_text, stdout);
+			return 1;
+		}
+		if (parse_option(opt, optarg, req, &clock_options, e))
+			return -1;
 	}
 	/* The shared page is the host's clocks as they are. */
 	req->private_keeper |= clock_options;
 	if (!req->use_vdso && (req->image_path || req->page_size || clock_options ||
 			       req->host_time_syscalls))
-		usage_error("--no-vdso runs plain QEMU: --vdso, --page-size, "
-			    "--host-time-syscalls and the timekeeper's options need the vDSO");
+		return usage_error(e, "--no-vdso runs plain QEMU: --vdso, --page-size, "
+				   "--host-time-syscalls and the timekeeper's options need the "
+				   "vDSO");
 	if (req->binfmt_action && optind != argc)
-		usage_error("--binfmt-register, --binfmt-unregister and --binfmt-print take no PROGRAM");
+		return usage_error(e, "--binfmt-register, --binfmt-unregister and --binfmt-print "
+				   "take no PROGRAM");
 	if (req->static_qemu_dir && req->binfmt_action != BINFMT_REGISTER)
-		usage_error("--static-qemu goes with --binfmt-register");
+		return usage_error(e, "--static-qemu goes with --binfmt-register");
 	if (req->binfmt_action)
-		return;
+		return 0;
 	if (optind == argc)
-		usage_error("no PROGRAM to run");
+		return usage_error(e, "no PROGRAM to run");
 	req->program_argv = argv + optind;
 	req->program_argc = argc - optind;
+	return 0;
 }
 
 /*
  * Run by binfmt_misc with flags BINFMT_FLAGS: HANDLER PATH ARGV0 ARGS...,
  * PATH open as AT_EXECFD.  As "ppctime-run --argv0=ARGV0 PATH ARGS...".
  */
-void parse_binfmt_arguments(int argc, char **argv, struct request *req)
+int parse_binfmt_arguments(int argc, char **argv, struct request *req, struct run_error *e)
 {
 	unsigned long fd = getauxval(AT_EXECFD);
 
 	if (argc < 3 || !fd)
-		refuse(BINFMT_HANDLER " is ppctime-run as binfmt_misc runs it, with flags "
-		       BINFMT_FLAGS " (ppctime-run --binfmt-register)");
+		return refuse(e, BINFMT_HANDLER " is ppctime-run as binfmt_misc runs it, with "
+			      "flags " BINFMT_FLAGS " (ppctime-run --binfmt-register)");
 	*req = (struct request){ .use_vdso = true, .binfmt = true, .program_fd = fd,
 				 .argv0 = argv[2], .qemu = getenv(QEMU_ENV) };
 	/* PATH ARGS...: QEMU's, as ever. */
 	argv[2] = argv[1];
 	req->program_argv = argv + 2;
 	req->program_argc = argc - 2;
+	return 0;
 }
 

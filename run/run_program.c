@@ -17,40 +17,53 @@
 #include "run.h"
 
 /*
- * Opens path, a file the user named, to read it: the descriptor, or -1
- * with open's errno.  Anything but a regular file is refused with status
- * before it is waited for (a FIFO), read (a device) or made our terminal.
+ * Anything but a regular file is refused before it is waited for (a
+ * FIFO), read (a device) or made our terminal.  A file that cannot be
+ * opened: PROGRAM's "cannot open", as env says it; another's "cannot
+ * read", where what is short is often descriptors.
  */
-int open_regular(const char *path, int status)
+int open_regular(const char *path, int status, struct run_error *e)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY), saved = errno;
 
-	if (fd < 0)
+	if (fd < 0 && status == LAUNCH_EXIT_CANNOT_EXECUTE)
+		refuse_with(e, saved == ENOENT ? LAUNCH_EXIT_NOT_FOUND : status,
+			    "cannot open %s: %s", path, strerror(saved));
+	else if (fd < 0)
+		refuse_with(e, status, "cannot read %s: %s", path, fd_error());
+	if (fd < 0) {
+		errno = saved;
 		return -1;
+	}
 	if (fstat(fd, &st) < 0)
-		refuse_with(status, "cannot stat %s: %s", path, strerror(errno));
-	if (!S_ISREG(st.st_mode))
-		refuse_with(status, "%s: not a regular file", path);
+		refuse_with(e, status, "cannot stat %s: %s", path, strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		refuse_with(e, status, "%s: not a regular file", path);
 	/* Its readers, QEMU's loader among them, see an ordinary file. */
-	if (fcntl(fd, F_SETFL, 0) < 0)
-		refuse_with(status, "fcntl: %s", strerror(errno));
-	return fd;
+	else if (fcntl(fd, F_SETFL, 0) < 0)
+		refuse_with(e, status, "fcntl: %s", strerror(errno));
+	else
+		return fd;
+	close(fd);
+	return -1;
 }
 
 /* What the kernel's exec asks of a regular file, which QEMU does not ask
  * as a user. */
-static void check_executable(int fd, const char *path)
+static int check_executable(int fd, const char *path, struct run_error *e)
 {
 	char self[64];
 
 	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
 	if (faccessat(AT_FDCWD, self, X_OK, AT_EACCESS) < 0)
-		refuse_program("%s: %s", path, strerror(errno));
+		return refuse_program(e, "%s: %s", path, strerror(errno));
+	return 0;
 }
 
 /* PROGRAM at path, or open as fd (binfmt_misc's O flag: maybe unreadable). */
-void read_program_header(const char *path, int fd, struct program_info *info)
+int read_program_header(const char *path, int fd, struct program_info *info,
+			struct run_error *e)
 {
 	unsigned char eh[ELF_HEADER_MAX];
 	struct elf_file elf;
@@ -60,18 +73,14 @@ void read_program_header(const char *path, int fd, struct program_info *info)
 	/* The kernel's (AT_EXECFD) passed exec's checks already. */
 	if (fd >= 0) {
 		if (fcntl(fd, F_SETFD, FD_CLOEXEC) < 0)
-			refuse("fcntl: %s", strerror(errno));
+			return refuse(e, "fcntl: %s", strerror(errno));
 	} else {
-		fd = open_regular(path, LAUNCH_EXIT_CANNOT_EXECUTE);
-		/* As env: only a missing file is "not found". */
-		if (fd < 0)
-			refuse_with(errno == ENOENT ? LAUNCH_EXIT_NOT_FOUND :
-				    LAUNCH_EXIT_CANNOT_EXECUTE, "cannot open %s: %s", path,
-				    strerror(errno));
-		check_executable(fd, path);
+		fd = open_regular(path, LAUNCH_EXIT_CANNOT_EXECUTE, e);
+		if (fd < 0 || check_executable(fd, path, e))
+			return -1;
 	}
 	if (elf_program_read_header(&elf, eh, elf_read_fd, &fd, NULL, 0) < 0)
-		refuse_program("%s: not an ELF program", path);
+		return refuse_program(e, "%s: not an ELF program", path);
 	info->target = NULL;
 	for (size_t i = 0; i < PPCTIME_NR_TARGETS; i++)
 		if (ppctime_targets[i].elf_class == elf.elf_class &&
@@ -79,26 +88,29 @@ void read_program_header(const char *path, int fd, struct program_info *info)
 		    ppctime_targets[i].machine == elf.machine)
 			info->target = &ppctime_targets[i];
 	if (!info->target)
-		refuse_program("%s: not a powerpc program (ELF class %u, byte order %u, machine %u):"
-		       " ppctime runs ppc32, ppc64 and ppc64le ones", path,
-		       eh[EI_CLASS], eh[EI_DATA], elf.machine);
+		return refuse_program(e, "%s: not a powerpc program (ELF class %u, byte order %u, "
+				      "machine %u): ppctime runs ppc32, ppc64 and ppc64le ones",
+				      path, eh[EI_CLASS], eh[EI_DATA], elf.machine);
 
 	if (elf_program_interpreter(&elf, elf_read_fd, &fd, &interp, bad, sizeof(bad)) < 0)
-		refuse_program("%s: %s", path, bad);
-	/* The kernel's exec cannot open it either: ENOENT. */
-	if (interp && !interp[0])
-		refuse_with(LAUNCH_EXIT_NOT_FOUND, "%s has an empty ELF interpreter (PT_INTERP)",
-			    path);
+		return refuse_program(e, "%s: %s", path, bad);
 	info->dynamic = interp != NULL;
+	/* The kernel's exec cannot open it either: ENOENT. */
+	if (interp && !interp[0]) {
+		free(interp);
+		return refuse_with(e, LAUNCH_EXIT_NOT_FOUND,
+				   "%s has an empty ELF interpreter (PT_INTERP)", path);
+	}
 	free(interp);
 	info->fd = fd;
+	return 0;
 }
 
-const struct ppctime_target *target_named(const char *name)
+const struct ppctime_target *target_named(const char *name, struct run_error *e)
 {
 	const struct ppctime_target *t = ppctime_target_named(name);
 
 	if (!t)
-		refuse("no target %s", name);
+		refuse(e, "no target %s", name);
 	return t;
 }

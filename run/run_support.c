@@ -23,63 +23,65 @@
  * build tree's finding the build tree's files, the installed one the
  * installed files wherever the installed tree was moved.
  */
-static char *support_file(const char *dir, const char *name, bool required)
+static int support_file(const char *dir, const char *name, bool required, char **found,
+			struct run_error *e)
 {
 	static char own_dir[PATH_MAX];
 	char *path, *tidy;
 
+	*found = NULL;
 	if (!own_dir[0]) {
 		ssize_t len = readlink("/proc/self/exe", own_dir, sizeof(own_dir) - 1);
 
 		if (len <= 0)
-			refuse("cannot find this program's directory: /proc/self/exe: %s",
-			       len < 0 ? strerror(errno) : "empty");
+			return refuse(e, "cannot find this program's directory: /proc/self/exe: %s",
+				      len < 0 ? strerror(errno) : "empty");
 		own_dir[len] = '\0';
 		*strrchr(own_dir, '/') = '\0';
 	}
 	if (asprintf(&path, "%s/%s/%s", own_dir, dir, name) < 0)
-		refuse("out of memory");
+		return refuse(e, "out of memory");
 	if (access(path, R_OK) < 0) {
-		if (!required) {
-			free(path);
-			return NULL;
-		}
-		refuse("%s: %s: was the target enabled at configure time, and the tree "
-		       "built (or installed)?", path, strerror(errno));
+		if (required)
+			refuse(e, "%s: %s: was the target enabled at configure time, and the tree "
+			       "built (or installed)?", path, strerror(errno));
+		free(path);
+		return required ? -1 : 0;
 	}
 	tidy = realpath(path, NULL);
 	if (tidy) {
 		free(path);
 		path = tidy;
 	}
-	return path;
+	*found = path;
+	return 0;
 }
 
-char *support_daemon(void)
+int support_daemon(char **path, struct run_error *e)
 {
-	return support_file(DAEMON_DIR, "ppctime-timekeeperd", false);
+	return support_file(DAEMON_DIR, "ppctime-timekeeperd", false, path, e);
 }
 
-char *support_image(const struct ppctime_target *t)
+int support_image(const struct ppctime_target *t, char **path, struct run_error *e)
 {
-	return support_file(IMAGE_DIR, t->image, true);
+	return support_file(IMAGE_DIR, t->image, true, path, e);
 }
 
-char *support_loader(const struct ppctime_target *t, bool required)
+int support_loader(const struct ppctime_target *t, bool required, char **path, struct run_error *e)
 {
-	return support_file(LOADER_DIR, t->loader, required);
+	return support_file(LOADER_DIR, t->loader, required, path, e);
 }
 
 /* What ppctime puts in QEMU: the preload or the host vDSO. */
-char *support_preload(const char *name)
+int support_preload(const char *name, char **path, struct run_error *e)
 {
-	return support_file(PRELOAD_DIR, name, true);
+	return support_file(PRELOAD_DIR, name, true, path, e);
 }
 
 /* name in the handlers' directory; "." that directory. */
-char *support_handler(const char *name)
+int support_handler(const char *name, char **path, struct run_error *e)
 {
-	return support_file(HANDLER_DIR, name, true);
+	return support_file(HANDLER_DIR, name, true, path, e);
 }
 
 /*
@@ -87,7 +89,7 @@ char *support_handler(const char *name)
  * t's by its name (qemu-ppc64le, or qemu-ppc64le-static); else configure's,
  * else the one of either name on the PATH.
  */
-const char *find_qemu(const struct ppctime_target *t, const char *choice)
+const char *find_qemu(const struct ppctime_target *t, const char *choice, struct run_error *e)
 {
 	const char *slash = strrchr(t->qemu, '/'), *name = slash ? slash + 1 : t->qemu;
 	const char *dirs = getenv("PATH");
@@ -98,15 +100,17 @@ const char *find_qemu(const struct ppctime_target *t, const char *choice)
 		snprintf(path, sizeof(path), "%s/%s", choice, name);
 		if (access(path, X_OK) < 0)
 			snprintf(path, sizeof(path), "%s/%s-static", choice, name);
-		if (access(path, X_OK) < 0)
-			refuse("%s holds no %s (nor %s-static): --qemu or " QEMU_ENV " names "
-			       "a QEMU, or a directory holding the target's", choice, name, name);
-		return path;
+		if (access(path, X_OK) == 0)
+			return path;
+		refuse(e, "%s holds no %s (nor %s-static): --qemu or " QEMU_ENV " names a QEMU, "
+		       "or a directory holding the target's", choice, name, name);
+		return NULL;
 	}
 	if (choice) {
-		if (access(choice, X_OK) < 0)
-			refuse("%s: %s (--qemu or " QEMU_ENV ")", choice, strerror(errno));
-		return choice;
+		if (access(choice, X_OK) == 0)
+			return choice;
+		refuse(e, "%s: %s (--qemu or " QEMU_ENV ")", choice, strerror(errno));
+		return NULL;
 	}
 	if (slash && access(t->qemu, X_OK) == 0)
 		return t->qemu;
@@ -122,7 +126,8 @@ const char *find_qemu(const struct ppctime_target *t, const char *choice)
 			d += len + (d[len] == ':');
 		}
 	}
-	refuse("%s not found: install the Debian package qemu-user", name);
+	refuse(e, "%s not found: install the Debian package qemu-user", name);
+	return NULL;
 }
 
 /* Debian's static QEMU for t: qemu-ppcXX-static in dir or beside QEMU;

@@ -13,79 +13,52 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/signalfd.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "ppctime/clear_mode.h"
 #include "run.h"
 
-static int pidfd_of(pid_t pid)
-{
-	int fd = syscall(SYS_pidfd_open, pid, 0);
-
-	if (fd < 0)
-		refuse("pidfd_open: %s (Linux 5.3 or later needed)", strerror(errno));
-	return fd;
-}
-
 /* Its death left the page in mode NONE: say so. */
-static void keeper_gone(struct watch *w, const char *why)
+static void keeper_gone(const char *why)
 {
 	fprintf(stderr, "ppctime-run: %s: clocks now served by the system call\n", why);
-	close(w->keeper_fd);
-	w->keeper_fd = -1;
-	w->keeper = 0;
-}
-
-static void check_keeper(struct watch *w)
-{
-	/* Its update count, not the page's seq: in mirror mode an update
-	 * that finds the host's clocks unchanged publishes nothing. */
-	uint64_t updates = timekeeper_updates(w->tk);
-	char why[128];
-
-	if (keeper_watch_look(&w->stall, updates, why, sizeof(why)))
-		keeper_gone(w, why);
-}
-
-static void reap_keeper(struct watch *w)
-{
-	int status;
-	char why[128];
-
-	if (waitpid(w->keeper, &status, WNOHANG) <= 0)
-		return;
-	if (WIFSIGNALED(status))
-		snprintf(why, sizeof(why), "timekeeper died (signal %d)", WTERMSIG(status));
-	else
-		snprintf(why, sizeof(why), "timekeeper exited (status %d)", WEXITSTATUS(status));
-	keeper_gone(w, why);
 }
 
 /* Until the launch's process ends, or nothing is left to watch. */
 static void watch_launch(struct watch *w)
 {
-	while (w->keeper || w->daemon_fd >= 0) {
+	while (w->keeper.keeper || w->daemon_fd >= 0) {
 		struct pollfd fds[4] = {
 			{ .fd = w->launch_fd, .events = POLLIN },
-			{ .fd = w->keeper_fd, .events = POLLIN },
 			{ .fd = w->daemon_fd, .events = POLLIN },
-			{ .fd = w->keeper ? w->sigchld_fd : -1, .events = POLLIN },
 		};
-		struct signalfd_siginfo si;
+		char why[128];
+		int status;
 
+		keeper_watchdog_fds(&w->keeper, fds + 2);
 		/* The shared keeper has a watchdog of its own: no need to look. */
-		if ((poll(fds, 4, w->keeper ? keeper_watch_wait_ms(&w->stall) : -1) < 0 &&
-		     errno != EINTR) || fds[0].revents)
+		if ((poll(fds, 4, keeper_watchdog_wait_ms(&w->keeper)) < 0 && errno != EINTR) ||
+		    fds[0].revents)
 			return;
-		if (fds[3].revents & POLLIN && read(w->sigchld_fd, &si, sizeof(si)) == sizeof(si))
-			keeper_watch_alerted(&w->stall);
-		if (w->keeper && fds[1].revents & POLLIN)
-			reap_keeper(w);
-		else if (w->keeper)
-			check_keeper(w);
-		if (fds[2].revents) {
+		switch (keeper_watchdog_check(&w->keeper, fds + 2, &status, why, sizeof(why))) {
+		case KEEPER_ENDED:
+			if (WIFSIGNALED(status))
+				snprintf(why, sizeof(why), "timekeeper died (signal %d)",
+					 WTERMSIG(status));
+			else
+				snprintf(why, sizeof(why), "timekeeper exited (status %d)",
+					 WEXITSTATUS(status));
+			keeper_gone(why);
+			break;
+		case KEEPER_STALLED:
+			keeper_gone(why);
+			break;
+		default:
+			break;
+		}
+		if (fds[1].revents) {
 			fprintf(stderr, "ppctime-run: timekeeper daemon gone: clocks now served by "
 				"the system call\n");
 			close(w->daemon_fd);
@@ -110,14 +83,58 @@ static void close_all_but(const int *keep, int n)
 }
 
 /*
- * The watchdog: starts the launch's own keeper, if any, says the launch
- * may go on (ready_fd), and watches until the launch's process ends; then
- * the keeper goes too, its death leaving the pages in mode NONE for what
- * the program left running (a daemon).
+ * In the watchdog, its child the keeper (keeper_watch.h), gone with it if
+ * it is killed, or by its own deadline if it stalls where the watchdog
+ * cannot act (both stopped), as the daemon's keeper is; at every host
+ * tick while reader, the launch's process, runs.  Returns once its death
+ * would clear the page, a program started before could outlive a keeper
+ * killed early and read stale data: 0, or -1 with why (empty: the
+ * keeper said it).  The keeper's own failure it says itself, post-fork:
+ * it _exits.
+ */
+static int start_timekeeper(struct watch *w, pid_t reader, char *why, size_t whylen)
+{
+	int ready[2];
+	char byte;
+	pid_t pid;
+
+	if (pipe2(ready, O_CLOEXEC) < 0)
+		return fail(why, whylen, "cannot start the timekeeper: %s", fd_error());
+	pid = keeper_watchdog_fork(&w->keeper, w->tk, "ppctime-tk", NULL, KEEPER_WATCH_POLL_MS,
+				   why, whylen);
+	if (pid > 0) {
+		close(ready[1]);
+		/* It said why; the launch says it did not start. */
+		if (read(ready[0], &byte, 1) != 1) {
+			why[0] = '\0';
+			return -1;
+		}
+		close(ready[0]);
+		return 0;
+	}
+	if (pid < 0)
+		return -1;
+	if (timekeeper_clear_mode_at_exit(w->tk) == 0 && timekeeper_arm_deadline(w->tk) == 0 &&
+	    write(ready[1], "", 1) == 1) {
+		close_range(3, ~0u, 0);
+		timekeeper_run(w->tk, reader);
+	}
+	fprintf(stderr, "ppctime-run: timekeeper: %s\n", strerror(errno));
+	_exit(1);
+}
+
+/*
+ * The watchdog, post-fork (it ends with _exit, as a child that may not
+ * run its parent's atexit handlers): starts the launch's own keeper, if
+ * any, says the launch may go on (ready_fd), and watches until the
+ * launch's process ends; then the keeper goes too, its death leaving the
+ * pages in mode NONE for what the program left running (a daemon).  A
+ * keeper that cannot start it says, with the status main() would give.
  */
 static void __attribute__((noreturn)) run_watchdog(struct watch *w, int ready_fd)
 {
 	int null = open("/dev/null", O_RDWR);
+	char why[512];
 
 	/* Hold none of the program's files but stderr, for our one line:
 	 * whoever waits for EOF on its stdout must not wait for us too. */
@@ -127,28 +144,17 @@ static void __attribute__((noreturn)) run_watchdog(struct watch *w, int ready_fd
 	/* A closed stderr must not end us, and with us the keeper. */
 	signal(SIGPIPE, SIG_IGN);
 	if (w->tk) {
-		sigset_t chld;
-
-		/* Blocked before the fork: no stop goes unseen. */
-		sigemptyset(&chld);
-		sigaddset(&chld, SIGCHLD);
-		sigprocmask(SIG_BLOCK, &chld, NULL);
-		w->sigchld_fd = signalfd(-1, &chld, SFD_CLOEXEC);
-		if (w->sigchld_fd < 0)
-			refuse("signalfd: %s", fd_error());
-		w->keeper = start_timekeeper(w->tk, w->launch_pid);
+		if (start_timekeeper(w, w->launch_pid, why, sizeof(why)) < 0) {
+			if (why[0])
+				fprintf(stderr, "ppctime-run: %s\n", why);
+			_exit(LAUNCH_EXIT_ERROR);
+		}
 		/* From here the keeper is the pages' one writer. */
 		munmap(w->pages, w->pages_len);
-		w->keeper_fd = pidfd_of(w->keeper);
-		keeper_watch_start(&w->stall, w->keeper, w->update_hz, KEEPER_WATCH_POLL_MS,
-				   timekeeper_updates(w->tk));
 	}
 	if (write(ready_fd, "", 1) == 1)
 		watch_launch(w);
-	if (w->keeper) {
-		kill(w->keeper, SIGKILL);
-		waitpid(w->keeper, NULL, 0);
-	}
+	keeper_watchdog_end(&w->keeper);
 	_exit(0);
 }
 
@@ -156,19 +162,24 @@ static void __attribute__((noreturn)) run_watchdog(struct watch *w, int ready_fd
  * Leave w's watchdog behind this process, which is to become QEMU: a
  * grandchild in a session of its own, out of reach of the signals meant
  * for the program, and no child of QEMU's (which passes SIGCHLD on to the
- * guest).  Returns once it holds the daemon's socket or its keeper is armed.
+ * guest).  Returns once it holds the daemon's socket or its keeper is
+ * armed: 0, or -1.
  */
-void detach_watchdog(struct watch *w)
+int detach_watchdog(struct watch *w, struct run_error *e)
 {
 	int ready[2];
 	pid_t child;
 	char byte;
 
+	w->keeper = (struct keeper_watchdog){ .pidfd = -1, .sigfd = -1 };
 	/* Opened before the exec, which keeps the pid: QEMU's once it runs. */
 	w->launch_pid = getpid();
-	w->launch_fd = pidfd_of(w->launch_pid);
+	w->launch_fd = syscall(SYS_pidfd_open, w->launch_pid, 0);
+	if (w->launch_fd < 0)
+		return refuse(e, "pidfd_open: %s (Linux 5.3 or later needed)", strerror(errno));
 	if (pipe2(ready, O_CLOEXEC) < 0 || (child = fork()) < 0)
-		refuse("cannot start the watchdog: %s", fd_error());
+		return refuse(e, "cannot start the watchdog: %s", fd_error());
+	/* The child's and grandchild's: post-fork, _exit. */
 	if (!child) {
 		setsid();
 		if (fork() == 0)
@@ -178,6 +189,7 @@ void detach_watchdog(struct watch *w)
 	close(ready[1]);	/* our other ends close at the exec */
 	waitpid(child, NULL, 0);
 	if (read(ready[0], &byte, 1) != 1)
-		refuse("the %s did not start", w->tk ? "timekeeper" : "watchdog");
+		return refuse(e, "the %s did not start", w->tk ? "timekeeper" : "watchdog");
+	return 0;
 }
 

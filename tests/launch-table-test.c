@@ -2,10 +2,10 @@
 /*
  * The shared keeper's launch table (timekeeperd/launch_table.h), alone:
  * no user may take more than half the launches it serves however its
- * descriptors bound them, a refusal says which limit, a uid's burst of
- * connections is cut at its budget without touching another's, an ended
- * process no longer counts, and a running launch shows as one while a
- * sleeping one does not.
+ * descriptors bound them, a refusal says which limit, an ended launch
+ * gives its share back, a uid's burst of connections is cut at its
+ * budget without touching another's, an ended process no longer counts,
+ * and a running launch shows as one while a sleeping one does not.
  */
 #define _GNU_SOURCE
 #include <signal.h>
@@ -79,6 +79,30 @@ static void test_refusals(const void *unused __attribute__((unused)))
 	launch_table_find(&l, 0, 1004, &of_uid);
 	if (launch_table_room(&l, of_uid) != LAUNCH_REFUSED_ALL)
 		case_fail("uid 1004 with all 4 taken: not refused as all");
+	while (l.n)
+		launch_table_detach(&l, l.v[0].fd);
+	case_end();
+}
+
+static void test_share_back(const void *unused __attribute__((unused)))
+{
+	struct launch_table l = { 0 };
+	uint64_t now = clock_ns(CLOCK_MONOTONIC);
+	size_t of_uid;
+	int fd;
+
+	case_begin("a launch that ended frees its user's share; another descriptor is no launch's");
+	launch_table_limits(&l, 4, 1024);
+	fd = eventfd(0, EFD_CLOEXEC);
+	launch_table_attach(&l, ep, 0, 1001, fd, now);
+	launch_table_attach(&l, ep, 0, 1001, eventfd(0, EFD_CLOEXEC), now);
+	if (!launch_table_detach(&l, fd))
+		case_fail("a launch's descriptor not detached");
+	launch_table_find(&l, 0, 1001, &of_uid);
+	if (of_uid != 1 || launch_table_room(&l, of_uid) != LAUNCH_SERVED)
+		case_fail("uid 1001 with %zu of 2 after one ended: refused", of_uid);
+	if (launch_table_detach(&l, STDIN_FILENO) || l.n != 1)
+		case_fail("stdin taken for a launch's descriptor");
 	while (l.n)
 		launch_table_detach(&l, l.v[0].fd);
 	case_end();
@@ -158,6 +182,7 @@ int main(void)
 	ep = epoll_create1(EPOLL_CLOEXEC);
 	test_add_case(test_share, NULL);
 	test_add_case(test_refusals, NULL);
+	test_add_case(test_share_back, NULL);
 	test_add_case(test_connects, NULL);
 	test_add_case(test_live_process, NULL);
 	test_add_case(test_running, NULL);

@@ -5,7 +5,7 @@
 # and its host tests, tests/timekeeper-test and timekeeper-options-test.
 
 timekeeper_parts = timekeeper calibrate mirror host_vvar steer vclock datapage_writer \
-	keeper_watch
+	keeper_watch sealed_pages
 TIMEKEEPER_OBJ = $(timekeeper_parts:%=timekeeper/%.o)
 TIMEKEEPER_CPPFLAGS = $(CONTRACT_CPPFLAGS)
 $(eval $(call host_objects,timekeeper,$(TIMEKEEPER_CPPFLAGS)))

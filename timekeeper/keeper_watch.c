@@ -1,15 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The watchdogs' stall rule (keeper_watch.h). */
+/* The watchdogs' stall rule and the one watchdog (keeper_watch.h). */
 #define _GNU_SOURCE
 #include "keeper_watch.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/signalfd.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "ppctime/fail.h"
+#include "timekeeper.h"
 
 static long long now_ms(void)
 {
@@ -81,6 +88,103 @@ int keeper_watch_look(struct keeper_watch *w, uint64_t updates, char *why, size_
 	snprintf(why, len, "timekeeper stalled (no update in %lld ms, state %c), killed it",
 		 still, state);
 	return -1;
+}
+
+pid_t keeper_watchdog_fork(struct keeper_watchdog *wd, struct timekeeper *tk,
+			   const char *name, const int *also, long long poll_ms,
+			   char *why, size_t whylen)
+{
+	pid_t watchdog = getpid(), pid;
+	sigset_t sigs;
+
+	*wd = (struct keeper_watchdog){ .tk = tk, .pidfd = -1, .sigfd = -1 };
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGCHLD);
+	for (; also && *also; also++)
+		sigaddset(&sigs, *also);
+	sigprocmask(SIG_BLOCK, &sigs, NULL);
+	wd->sigfd = signalfd(-1, &sigs, SFD_CLOEXEC);
+	if (wd->sigfd < 0)
+		return fail(why, whylen, "signalfd: %s", fd_error());
+	pid = fork();
+	if (pid < 0)
+		return fail(why, whylen, "cannot start the timekeeper: %s", fd_error());
+	if (!pid) {
+		close(wd->sigfd);
+		prctl(PR_SET_NAME, name);
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		/* The watchdog died before the line above: so do we. */
+		if (getppid() != watchdog)
+			raise(SIGKILL);
+		return 0;
+	}
+	wd->keeper = pid;
+	wd->pidfd = syscall(SYS_pidfd_open, pid, 0);
+	if (wd->pidfd < 0) {
+		fail(why, whylen, "cannot watch the timekeeper: pidfd_open: %s (Linux 5.3 or "
+		     "later needed)", strerror(errno));
+		keeper_watchdog_end(wd);
+		return -1;
+	}
+	keeper_watch_start(&wd->stall, pid, timekeeper_update_hz(tk), poll_ms,
+			   timekeeper_updates(tk));
+	return pid;
+}
+
+void keeper_watchdog_fds(const struct keeper_watchdog *wd, struct pollfd fds[2])
+{
+	fds[0] = (struct pollfd){ .fd = wd->keeper ? wd->pidfd : -1, .events = POLLIN };
+	fds[1] = (struct pollfd){ .fd = wd->sigfd, .events = POLLIN };
+}
+
+int keeper_watchdog_wait_ms(const struct keeper_watchdog *wd)
+{
+	return wd->keeper ? keeper_watch_wait_ms(&wd->stall) : -1;
+}
+
+/* The keeper is gone, reaped: nothing left to watch but signals. */
+static void keeper_watchdog_gone(struct keeper_watchdog *wd)
+{
+	close(wd->pidfd);
+	wd->pidfd = -1;
+	wd->keeper = 0;
+}
+
+enum keeper_event keeper_watchdog_check(struct keeper_watchdog *wd,
+					const struct pollfd fds[2], int *status,
+					char *why, size_t whylen)
+{
+	struct signalfd_siginfo si;
+
+	if (fds[1].revents & POLLIN && read(wd->sigfd, &si, sizeof(si)) == sizeof(si)) {
+		if (si.ssi_signo != SIGCHLD) {
+			*status = si.ssi_signo;
+			return KEEPER_SIGNALLED;
+		}
+		keeper_watch_alerted(&wd->stall);
+	}
+	if (!wd->keeper)
+		return KEEPER_KEEPS;
+	if (fds[0].revents & POLLIN) {
+		waitpid(wd->keeper, status, 0);
+		keeper_watchdog_gone(wd);
+		return KEEPER_ENDED;
+	}
+	/* Its update count, not a page's seq: in mirror mode an update that
+	 * finds the host's clocks unchanged publishes nothing. */
+	if (keeper_watch_look(&wd->stall, timekeeper_updates(wd->tk), why, whylen) == 0)
+		return KEEPER_KEEPS;
+	keeper_watchdog_gone(wd);
+	return KEEPER_STALLED;
+}
+
+void keeper_watchdog_end(struct keeper_watchdog *wd)
+{
+	if (!wd->keeper)
+		return;
+	kill(wd->keeper, SIGKILL);
+	waitpid(wd->keeper, NULL, 0);
+	keeper_watchdog_gone(wd);
 }
 
 static void push_deadline(struct keeper_deadline *d, uint64_t now_ns)

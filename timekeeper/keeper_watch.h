@@ -15,10 +15,13 @@
 #ifndef PPCTIME_KEEPER_WATCH_H
 #define PPCTIME_KEEPER_WATCH_H
 
+#include <poll.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <time.h>
+
+struct timekeeper;
 
 #define KEEPER_STALL_STOPPED_MS	20
 #define KEEPER_STALL_MS		200
@@ -60,6 +63,56 @@ int keeper_watch_wait_ms(const struct keeper_watch *w);
  * has been killed and reaped, why says so, and -1.
  */
 int keeper_watch_look(struct keeper_watch *w, uint64_t updates, char *why, size_t len);
+
+/*
+ * The one watchdog of a keeper, a launch's (run/run_watch.c) or the
+ * daemon's (timekeeperd/daemon_watch.c), applying the rule above: the
+ * keeper is its child, its stops seen through SIGCHLD (blocked and read
+ * from sigfd before the fork: no stop goes unseen), its death through
+ * pidfd, its stalls through tk's update count, which both share.  Its
+ * loop is the caller's, which polls keeper_watchdog_fds() with its own.
+ */
+struct keeper_watchdog {
+	struct timekeeper *tk;
+	pid_t keeper;			/* 0: none, or gone */
+	int pidfd, sigfd;		/* -1: none */
+	struct keeper_watch stall;
+};
+
+/*
+ * Block SIGCHLD and the signals in also (0-terminated, or NULL), which
+ * sigfd then reads, and fork the keeper of tk, named name, killed when
+ * this process dies (PR_SET_PDEATHSIG).  0 in the keeper (sigfd closed);
+ * here its pid, watched from now on (poll_ms as keeper_watch_start()
+ * takes it); -1 with why (no keeper left running).
+ */
+pid_t keeper_watchdog_fork(struct keeper_watchdog *wd, struct timekeeper *tk,
+			   const char *name, const int *also, long long poll_ms,
+			   char *why, size_t whylen);
+
+/* The two descriptors to poll for wd, into fds (fd -1: none left). */
+void keeper_watchdog_fds(const struct keeper_watchdog *wd, struct pollfd fds[2]);
+
+/* poll()'s timeout for wd: -1 once no keeper is left. */
+int keeper_watchdog_wait_ms(const struct keeper_watchdog *wd);
+
+enum keeper_event {
+	KEEPER_KEEPS,			/* nothing to do */
+	KEEPER_ENDED,			/* it died: reaped, *status its wait status */
+	KEEPER_STALLED,			/* killed and reaped, why says so */
+	KEEPER_SIGNALLED,		/* one of also came: *status its number */
+};
+
+/*
+ * What the poll() of keeper_watchdog_fds() found, fds as it returned
+ * them.  Past KEEPER_ENDED and KEEPER_STALLED no keeper is left.
+ */
+enum keeper_event keeper_watchdog_check(struct keeper_watchdog *wd,
+					const struct pollfd fds[2], int *status,
+					char *why, size_t whylen);
+
+/* Kill the keeper, if one is left, and reap it. */
+void keeper_watchdog_end(struct keeper_watchdog *wd);
 
 /*
  * The keeper's own backstop, for when its watchdog cannot act (both

@@ -1,32 +1,41 @@
 # SPDX-License-Identifier: GPL-2.0
 # The shared timekeeper, timekeeperd/ppctime-timekeeperd, and a launch's
 # side of it (timekeeperd_client.h), which ppctime-run links; what both
-# know of the daemon's directory and socket (timekeeperd_socket.h); the
-# systemd units of the machine's daemon.  ppctime-run finds the daemon in
-# its DAEMON_DIR (run/Rules.mk).
+# know of the daemon's directory and socket (timekeeperd_socket.h) and
+# whom they trust (timekeeperd_trust.h); the systemd units of the
+# machine's daemon.  ppctime-run finds the daemon in its DAEMON_DIR
+# (run/Rules.mk).
 
 TIMEKEEPERD_CPPFLAGS = $(CONTRACT_CPPFLAGS) -I$(srcdir)
-TIMEKEEPERD_SOCKET_OBJS = timekeeperd/timekeeperd_socket.o
+TIMEKEEPERD_SOCKET_OBJS = timekeeperd/timekeeperd_socket.o timekeeperd/timekeeperd_trust.o
 TIMEKEEPERD_CLIENT_OBJS = timekeeperd/timekeeperd_client.o $(TIMEKEEPERD_SOCKET_OBJS)
 $(eval $(call host_objects,timekeeperd,$(TIMEKEEPERD_CPPFLAGS)))
 
-timekeeperd/ppctime-timekeeperd: timekeeperd/ppctime-timekeeperd.o timekeeperd/launch_table.o \
-		$(TIMEKEEPERD_SOCKET_OBJS) $(TIMEKEEPER_OBJ)
+# The daemon's parts (daemon.h).
+daemon_parts = ppctime-timekeeperd daemon_options daemon_listen daemon_keeper daemon_watch \
+	launch_table
+DAEMON_OBJS = $(daemon_parts:%=timekeeperd/%.o)
+timekeeperd/ppctime-timekeeperd: $(DAEMON_OBJS) $(TIMEKEEPERD_SOCKET_OBJS) $(TIMEKEEPER_OBJ)
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
 
-# The launch table's own test (tests/launch-table-test.c), as the
-# timekeeper's are built (timekeeper/Rules.mk).
-tests/launch-table-test.o: $(srcdir)/tests/launch-table-test.c Makefile
+# Its tests, as the timekeeper's are built (timekeeper/Rules.mk): the
+# launch table's (tests/launch-table-test.c) and the trust rules'
+# (tests/timekeeperd-trust-test.c), which need neither root nor a daemon
+# and name the daemon's headers from the top ("timekeeperd/launch_table.h").
+TIMEKEEPERD_TESTS = tests/launch-table-test tests/timekeeperd-trust-test
+$(TIMEKEEPERD_TESTS:%=%.o): tests/%.o: $(srcdir)/tests/%.c Makefile
 	$(Q)$(MKDIR_P) $(@D)
 	$(quiet) CC $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPERD_CPPFLAGS) -c -o $@ $<
-tests/launch-table-test: tests/launch-table-test.o timekeeperd/launch_table.o $(TIMEKEEPER_OBJ)
+tests/launch-table-test: timekeeperd/launch_table.o
+tests/timekeeperd-trust-test: $(TIMEKEEPERD_SOCKET_OBJS)
+$(TIMEKEEPERD_TESTS): %: %.o $(TIMEKEEPER_OBJ)
 	$(quiet) CCLD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
-TESTS += tests/launch-table-test
-DISTCHECK_TESTS += tests/launch-table-test
-CHECK_DEPS += tests/launch-table-test
+TESTS += $(TIMEKEEPERD_TESTS)
+DISTCHECK_TESTS += $(TIMEKEEPERD_TESTS)
+CHECK_DEPS += $(TIMEKEEPERD_TESTS)
 
 timekeeperd_units = timekeeperd/ppctime-timekeeperd.service timekeeperd/ppctime-timekeeperd.socket
 $(timekeeperd_units): timekeeperd/%: $(srcdir)/timekeeperd/%.in Makefile
@@ -48,6 +57,6 @@ uninstall-timekeeperd:
 INSTALL_HOOKS += install-timekeeperd
 UNINSTALL_HOOKS += uninstall-timekeeperd
 .PHONY: install-timekeeperd uninstall-timekeeperd
-CLEANFILES += timekeeperd/ppctime-timekeeperd timekeeperd/ppctime-timekeeperd.o \
-	timekeeperd/launch_table.o tests/launch-table-test tests/launch-table-test.o \
+CLEANFILES += timekeeperd/ppctime-timekeeperd $(DAEMON_OBJS) \
+	$(TIMEKEEPERD_TESTS) $(TIMEKEEPERD_TESTS:%=%.o) \
 	$(TIMEKEEPERD_CLIENT_OBJS) $(timekeeperd_units)

@@ -15,13 +15,14 @@
  * namespace's clocks.  What is handed over is proved by the kernel, not
  * by the daemon's word: each file is a memfd sealed against writes and
  * new writable mappings, open read-only, and the status page shows an
- * update within the last STALE_MS, and none in the future.
+ * update within the last TKD_STALE_MS, and none in the future
+ * (timekeeperd_trust.h decides, on what the kernel says).
  *
  * Nothing waits unbounded: a connect gets CONNECT_TIMEOUT_MS, the hello
  * HELLO_TIMEOUT_MS, the spawn lock and a new daemon START_TIMEOUT_MS each.
  */
 #define _GNU_SOURCE
-#include "timekeeperd_client.h"
+#include "timekeeperd/timekeeperd_client.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,18 +48,11 @@
 #include "ppctime/timekeeperd_protocol.h"
 #include "timekeeper/host_clock_ns.h"
 #include "timekeeperd_socket.h"
+#include "timekeeperd_trust.h"
 
-/*
- * A page whose last update is older than this is not taken: the daemon's
- * watchdog kills a keeper stopped for 20 ms, one stuck otherwise after
- * 200 ms (as ppctime-run's own did), so a page older than that is dying.
- */
-#define STALE_MS	250
 #define CONNECT_TIMEOUT_MS 500	/* a full backlog: the daemon takes no one */
 #define HELLO_TIMEOUT_MS 500	/* a socket-activated one calibrates first */
 #define START_TIMEOUT_MS 3000	/* calibration, mirror validation, threads */
-#define FUTURE_SLACK_NS	1000000	/* CLOCK_MONOTONIC read on two CPUs */
-#define NEEDED_SEALS	(F_SEAL_SEAL | F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_FUTURE_WRITE)
 
 /*
  * Connected to the socket at path, or with abstract to the one of the same
@@ -142,6 +136,7 @@ static int receive_hello(int sock, struct tkd_hello *h, int fds[TKD_NR_FDS],
 	};
 	struct pollfd p = { sock, POLLIN, 0 };
 	ssize_t n;
+	int got = 0;
 
 	for (int i = 0; i < TKD_NR_FDS; i++)
 		fds[i] = -1;
@@ -150,71 +145,45 @@ static int receive_hello(int sock, struct tkd_hello *h, int fds[TKD_NR_FDS],
 	n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
 	for (struct cmsghdr *c = CMSG_FIRSTHDR(&msg); c; c = CMSG_NXTHDR(&msg, c))
 		if (c->cmsg_level == SOL_SOCKET && c->cmsg_type == SCM_RIGHTS) {
-			size_t got = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+			size_t n = (c->cmsg_len - CMSG_LEN(0)) / sizeof(int);
 
-			for (size_t i = 0; i < got && i < TKD_NR_FDS; i++)
-				memcpy(&fds[i], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
+			for (size_t i = 0; i < n && got < TKD_NR_FDS; i++)
+				memcpy(&fds[got++], CMSG_DATA(c) + i * sizeof(int), sizeof(int));
 		}
 	if (n == 0 || (n < 0 && errno == ECONNRESET))
 		return fail(why, whylen, "it hung up (exiting?)") - 2;
 	if (n < 0)
 		return fail(why, whylen, "recvmsg: %s", strerror(errno));
-	if (n != sizeof(*h) || h->magic != TKD_MAGIC || h->version != TKD_VERSION)
-		return fail(why, whylen, "not a ppctime-timekeeperd of version %d", TKD_VERSION);
-	if (h->flags & TKD_HELLO_REFUSED_BUSY)
-		return fail(why, whylen, "this user connected too often just now");
-	if (h->flags & TKD_HELLO_REFUSED_ALL)
-		return fail(why, whylen, "it serves no more launches now (%u at most, of all "
-			    "users)", (unsigned)h->limit);
-	if (h->flags & TKD_HELLO_REFUSED)
-		return fail(why, whylen, "it serves no more launches of this user now (%u at "
-			    "most)", (unsigned)h->limit);
-	if (msg.msg_flags & MSG_CTRUNC)
-		return fail(why, whylen, "its %d descriptors did not fit: too few free file "
-			    "descriptors (ulimit -n)", TKD_NR_FDS);
-	if (h->nr_fds != TKD_NR_FDS || fds[TKD_NR_FDS - 1] < 0)
-		return fail(why, whylen, "it sent %u descriptors, not %d", (unsigned)h->nr_fds,
-			    TKD_NR_FDS);
-	return 0;
+	return tkd_check_hello(h, n, msg.msg_flags, got, why, whylen);
 }
 
 /* Proved by the kernel: sealed against writing, open read-only, big enough. */
 static int check_file(int fd, uint64_t size, const char *what, char *why, size_t whylen)
 {
 	struct stat st;
-	int seals = fcntl(fd, F_GET_SEALS);
 
-	if (seals < 0 || (seals & NEEDED_SEALS) != NEEDED_SEALS)
-		return fail(why, whylen, "its %s is not a memfd sealed against writing", what);
-	if ((fcntl(fd, F_GETFL) & O_ACCMODE) != O_RDONLY)
-		return fail(why, whylen, "its %s was not handed over read-only", what);
-	if (fstat(fd, &st) < 0 || (uint64_t)st.st_size < size)
-		return fail(why, whylen, "its %s is smaller than %" PRIu64 " bytes", what, size);
-	return 0;
+	return tkd_check_sealed(fcntl(fd, F_GET_SEALS), fcntl(fd, F_GETFL) & O_ACCMODE,
+				fstat(fd, &st) < 0 ? 0 : (uint64_t)st.st_size, size, what,
+				why, whylen);
 }
 
-/* The status page moved within STALE_MS: the keeper lives and keeps up
- * (-2 if not).  An update ahead of our clock is another time namespace's
- * (a launch without /proc cannot tell otherwise): refused, not killed. */
+/* The status page moved within TKD_STALE_MS: the keeper lives and keeps
+ * up (-2 if not).  An update ahead of our clock is another time
+ * namespace's (a launch without /proc cannot tell otherwise): refused,
+ * not killed. */
 static int check_fresh(int fd, struct tkd_attach *a, char *why, size_t whylen)
 {
 	const struct tkd_status *st = mmap(NULL, sizeof(*st), PROT_READ, MAP_SHARED, fd, 0);
-	uint64_t last, now;
-	int r = 0;
+	uint64_t last;
+	int r;
 
 	if (st == MAP_FAILED)
 		return fail(why, whylen, "cannot map its status: %s", strerror(errno));
 	last = __atomic_load_n(&st->last_update_ns, __ATOMIC_ACQUIRE);
-	now = clock_ns(CLOCK_MONOTONIC);
 	if (st->magic != TKD_MAGIC || st->version != TKD_VERSION)
 		r = fail(why, whylen, "its status page is not version %d", TKD_VERSION);
-	else if (last > now + FUTURE_SLACK_NS)
-		r = fail(why, whylen, "its last update is %" PRIu64 " ms ahead of our "
-			 "CLOCK_MONOTONIC: another time namespace's clocks",
-			 (last - now) / 1000000);
-	else if (now > last && now - last > STALE_MS * 1000000ull)
-		r = fail(why, whylen, "it is stalled: no update in %" PRIu64 " ms",
-			 (now - last) / 1000000) - 1;
+	else
+		r = tkd_check_fresh(last, clock_ns(CLOCK_MONOTONIC), why, whylen);
 	a->pid = st->pid;
 	snprintf(a->describe, sizeof(a->describe), "%.*s", (int)sizeof(st->describe),
 		 st->describe);
@@ -258,7 +227,8 @@ static void as_a_service(void)
  * to close waits for it), and stderr its log; signals as a new program's.
  * Inherited descriptors go first, so that a launch short of them (ulimit
  * -n) still gets these.  With system, the machine's (in TKD_SYSTEM_DIR,
- * dir).
+ * dir).  Post-fork, it never returns: a failure _exits 127, as a failed
+ * exec would, and the launch sees no ready byte.
  */
 static void __attribute__((noreturn)) exec_daemon(const char *daemon_path, const char *dir,
 						  bool system, int ready_fd)
@@ -352,19 +322,19 @@ static void end_stuck(const struct tkd_attach *a)
 }
 
 /*
- * Whether the peer of sock runs as uid (for a listening socket, who called
- * listen()); its pid into *pid.  The overflow uid is never anyone's.
+ * The uid the peer of sock runs as (for a listening socket, who called
+ * listen()), -1 if it cannot be had; its pid into *pid.
  */
-static bool peer_is(int sock, uid_t uid, pid_t *pid)
+static uid_t peer_uid(int sock, pid_t *pid)
 {
 	struct ucred peer = { .pid = 0, .uid = (uid_t)-1 };
 	socklen_t len = sizeof(peer);
 
 	if (getsockopt(sock, SOL_SOCKET, SO_PEERCRED, &peer, &len) < 0)
-		return false;
+		return (uid_t)-1;
 	if (pid)
 		*pid = peer.pid;
-	return peer.uid == uid && uid != tkd_overflow_uid();
+	return peer.uid;
 }
 
 /*
@@ -380,21 +350,19 @@ static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why
 	bool system, trusted = !tkd_user_dir(dir, sizeof(dir), daemon_path != NULL, &system,
 					     why, whylen);
 	int sock = connect_either(a, dir, trusted), lock_fd, saved = errno;
-	const char *refused = NULL;
+	uid_t self = getuid(), peer = sock >= 0 ? peer_uid(sock, &a->watchdog) : (uid_t)-1;
+	enum tkd_user_step step = tkd_user_next(sock >= 0, peer, self, tkd_overflow_uid(),
+						saved, trusted, daemon_path != NULL);
+	size_t used = trusted ? 0 : strlen(why);
 
-	if (sock >= 0 && !peer_is(sock, getuid(), &a->watchdog)) {
-		close(sock);
-		sock = -1;
-		refused = "served by another user";
-		saved = ECONNREFUSED;
-	}
-	if (sock >= 0 || !trusted || !daemon_path || (saved != ENOENT && saved != ECONNREFUSED)) {
-		size_t used = trusted ? 0 : strlen(why);
-
-		if (sock < 0)
-			snprintf(why + used, whylen - used, "%s%s: %s", used ? "; " : "",
-				 a->socket, refused ? refused : strerror(saved));
+	if (step == TKD_USE)
 		return sock;
+	if (sock >= 0)
+		close(sock);
+	if (step == TKD_GIVE_UP) {
+		snprintf(why + used, whylen - used, "%s%s: %s", used ? "; " : "", a->socket,
+			 sock >= 0 ? "served by another user" : strerror(saved));
+		return -1;
 	}
 	snprintf(lock, sizeof(lock), "%s/" TKD_SPAWN_LOCK, dir);
 	lock_fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
@@ -418,7 +386,7 @@ static int connect_user(struct tkd_attach *a, const char *daemon_path, char *why
 			fail(why, whylen, "%s: %s", a->socket, strerror(errno));
 	}
 	close(lock_fd);
-	if (sock >= 0 && !peer_is(sock, getuid(), &a->watchdog)) {
+	if (sock >= 0 && !tkd_peer_is(peer_uid(sock, &a->watchdog), self, tkd_overflow_uid())) {
 		close(sock);
 		return fail(why, whylen, "%s: served by another user", a->socket);
 	}
@@ -445,7 +413,7 @@ static int connect_daemon(struct tkd_attach *a, const char *daemon_path, char *w
 	/* The machine's first: in root's directory, whoever serves it. */
 	if (!own || own[0] != '/') {
 		sock = connect_either(a, TKD_SYSTEM_DIR, !tkd_check_system_dir(NULL, 0));
-		if (sock >= 0 && (a->socket[0] == '/' || peer_is(sock, 0, NULL)))
+		if (sock >= 0 && tkd_machine_trusted(a->socket, peer_uid(sock, NULL), overflow))
 			return sock;
 		if (sock >= 0)
 			close(sock);

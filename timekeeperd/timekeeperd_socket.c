@@ -17,9 +17,7 @@
 
 #include "ppctime/fail.h"
 #include "ppctime/timekeeperd_protocol.h"
-
-/* PROC_TIME_INIT_INO: the kernel's fixed inode of the initial time namespace. */
-#define INITIAL_TIME_NS	"time:[4026531834]"
+#include "timekeeperd_trust.h"
 
 uid_t tkd_overflow_uid(void)
 {
@@ -39,12 +37,9 @@ bool tkd_initial_time_ns(void)
 	char ns[64];
 	ssize_t len = readlink("/proc/self/ns/time", ns, sizeof(ns) - 1);
 
-	/* Before Linux 5.6, or without /proc (a chroot): the freshness check,
-	 * which refuses a clock ahead of ours, is what is left. */
-	if (len < 0)
-		return true;
-	ns[len] = '\0';
-	return !strcmp(ns, INITIAL_TIME_NS);
+	if (len >= 0)
+		ns[len] = '\0';
+	return tkd_time_ns_initial(len < 0 ? NULL : ns);
 }
 
 int tkd_check_dir(const char *dir, uid_t uid, mode_t forbidden, char *why, size_t whylen)
