@@ -9,6 +9,7 @@
 . "${srcdir:=.}/tests/test-lib.sh"
 set -e
 run=$top_builddir/run/ppctime-run
+make_work
 
 # served clocks, then ones the vDSO passes to the kernel
 served="0 1 4 5 6 7 11"
@@ -38,18 +39,17 @@ clocksource=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksour
 	2>/dev/null || echo unknown)
 steps_on=
 # strace_calls TARGET CLOCK WANT [OPTIONS...]: QEMU's -strace of 100 vDSO
-# calls on CLOCK shows WANT clock_gettime syscalls.
+# calls on CLOCK shows WANT clock_gettime syscalls (time_syscalls --whole).
 strace_calls() {
-	local t=$1 clk=$2 want=$3 n image_label=
+	local t=$1 clk=$2 want=$3 image_label=
 	shift 3
 	[ $# -eq 0 ] || image_label=" (datastore image)"
-	n=$(QEMU_STRACE=1 "$run" "$@" "$top_builddir/tests/guest/vdso-clock-test-$t" \
-		calls "$clk" 100 2>&1 |
-		grep -c 'clock_gettime' || :)
-	if [ "$n" -eq "$want" ]; then
-		pass "$t: strace: 100 vDSO calls on clock $clk$image_label made $n clock_gettime syscalls"
+	time_syscalls --whole "$run" "$@" "$top_builddir/tests/guest/vdso-clock-test-$t" \
+		calls "$clk" 100
+	if [ "$calls" -eq "$want" ]; then
+		pass "$t: strace: 100 vDSO calls on clock $clk$image_label made $calls clock_gettime syscalls"
 	else
-		fail "$t: strace: 100 vDSO calls on clock $clk$image_label" "$n clock_gettime syscalls, expected $want"
+		fail "$t: strace: 100 vDSO calls on clock $clk$image_label" "$calls clock_gettime syscalls, expected $want"
 	fi
 }
 

@@ -35,13 +35,6 @@ fast_calls=100
 QEMU_STRACE=1
 export QEMU_STRACE
 
-# The time system calls the last launch made.  QEMU 7.2 names no
-# clock_getres_time64 (ppc32's 406) and answers it ENOSYS.
-time_syscalls() {
-	grep -cE '^[0-9]+ ((clock_gettime|clock_gettime64|clock_getres|clock_getres_time64|gettimeofday|time)\(|Unknown syscall 40[36]$)' \
-		"$work/err" || :
-}
-
 # check_linked NAME COMPILER SOURCE [FLAG...]: COMPILER links SOURCE with
 # the sysroot's start files and C library, not Debian's.
 check_linked() {
@@ -141,10 +134,12 @@ for target in $TARGETS; do
 
 		# The vDSO is used: no time system call from the fast clocks.
 		launch --sysroot="$sysroot" "$probe" fast $fast_calls
-		with_vdso=$(time_syscalls)
+		time_syscalls --every --last
+		with_vdso=$calls
 		fast_ok=$(reported fast)
 		launch --no-vdso --sysroot="$sysroot" "$probe" fast $fast_calls
-		without_vdso=$(time_syscalls)
+		time_syscalls --every --last
+		without_vdso=$calls
 		fast_ok="$fast_ok $(reported fast)"
 		echo "info: $name: $fast_calls rounds of every fast entry: $with_vdso time system calls with the vDSO, $without_vdso without"
 		if [ "$with_vdso" -eq 0 ] && [ "$without_vdso" -ge $fast_calls ] && [ "$fast_ok" = "ok ok" ]; then
@@ -157,7 +152,7 @@ for target in $TARGETS; do
 
 		# Year 2040.
 		launch --sysroot="$sysroot" --realtime=2040-01-01 "$probe" year
-		calls=$(time_syscalls)
+		time_syscalls --every --last
 		if [ $time64 = yes ]; then
 			expected="clock_gettime: 2040
 gettimeofday: 2040
@@ -211,8 +206,9 @@ timespec_get: 0 EOVERFLOW"
 		keeper=$(sed -n 's/.*timebase \([0-9]*\) Hz.*/\1/p' "$work/err" | head -n 1)
 		freq=$(reported tbfreq)
 		low=$(reported measured_low) high=$(reported measured_high)
+		time_syscalls --every --last
 		# within what the brackets allow, and 1% for the host's own error
-		if [ -n "$keeper" ] && [ "$freq" = "$keeper" ] && [ "$(time_syscalls)" -eq 0 ] \
+		if [ -n "$keeper" ] && [ "$freq" = "$keeper" ] && [ "$calls" -eq 0 ] \
 			&& awk -v f="$freq" -v l="$low" -v h="$high" 'BEGIN { exit !(l != "" && f >= l * 0.99 && f <= h * 1.01) }'; then
 			pass "$name: __ppc_get_timebase_freq is the timekeeper's $keeper Hz"
 		else
@@ -234,7 +230,7 @@ timespec_get: 0 EOVERFLOW"
 				continue
 			fi
 			launch --vdso="$image" --sysroot="$sysroot" "$probe" fast $fast_calls
-			calls=$(time_syscalls)
+			time_syscalls --every --last
 			fast_ok=$(reported fast)
 			launch --vdso="$image" --sysroot="$sysroot" "$probe" errno
 			echo "info: $name: $fast_calls rounds with a vDSO without $symbol: $calls time system calls"
@@ -265,9 +261,11 @@ timespec_get: 0 EOVERFLOW"
 		# shellcheck disable=SC2086
 		check_linked "$name" "$sysroot-g++" "$srcdir/tests/glibc/cxx-probe.cc" $flags -pthread
 		launch --sysroot="$sysroot" "$probe" $fast_calls
-		with_vdso=$(time_syscalls) result=$(cat "$work/out")
+		time_syscalls --every --last
+		with_vdso=$calls result=$(cat "$work/out")
 		launch --no-vdso --sysroot="$sysroot" "$probe" $fast_calls
-		without_vdso=$(time_syscalls)
+		time_syscalls --every --last
+		without_vdso=$calls
 		result="$result; $(cat "$work/out")"
 		if [ "$result" = "cxx: ok; cxx: ok" ] && [ "$with_vdso" -eq 0 ] \
 			&& [ "$without_vdso" -ge $((2 * fast_calls)) ]; then
