@@ -52,21 +52,21 @@ check_stopped_with_watchdog() { # NAME PROBE
 	frozen_verdict "$1"
 }
 
-plan $((2 * $(count $TARGETS) + 1))
 for t in $TARGETS; do
 	probe=$probes/launcher-probe-$t
 	if [ ! -x "$probe" ]; then
-		skip "coarse-steps-private-$t" "the probe is not built"
-		skip "coarse-steps-shared-$t" "the probe is not built"
+		case_add skip "coarse-steps-private-$t" "the probe is not built"
+		case_add skip "coarse-steps-shared-$t" "the probe is not built"
 		continue
 	fi
-	check_coarse_steps "coarse-steps-private-$t" monotonic-coarse "$probe" private
-	check_coarse_steps "coarse-steps-shared-$t" realtime-coarse "$probe" shared
+	case_add check_coarse_steps "coarse-steps-private-$t" monotonic-coarse "$probe" private
+	case_add check_coarse_steps "coarse-steps-shared-$t" realtime-coarse "$probe" shared
 	checked=$probe
 done
 if [ -n "${checked-}" ]; then
-	check_stopped_with_watchdog keeper-deadline "$checked"
+	case_add check_stopped_with_watchdog keeper-deadline "$checked"
 else
-	skip keeper-deadline "no probe built"
+	case_add skip keeper-deadline "no probe built"
 fi
+run_cases
 exit $failed
