@@ -54,25 +54,13 @@ done
 registered=0
 "$run" --binfmt-register >"$work/out" 2>"$work/err" || registered=$?
 
-# Registering; per target 8 cases, or a SKIP without its probes or entry;
-# the handler run by hand, unregistering; per target with a probe, the
-# earlier handler again and --binfmt-print's entry.
-results=1
-for t in $TARGETS; do
-	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ] ||
-		[ ! -e "$misc/ppctime-$t" ]; then
-		results=$((results + 1))
+check_register() {
+	if [ "$registered" -eq 0 ]; then
+		pass "register ($(grep -c '^ppctime-run: registered' "$work/err") entries)"
 	else
-		results=$((results + 8))
+		fail register "status $registered"; show_err
 	fi
-	[ ! -x "$probes/launcher-probe-static-$t" ] || results=$((results + 2))
-done
-plan $((results + 2))
-if [ "$registered" -eq 0 ]; then
-	pass "register ($(grep -c '^ppctime-run: registered' "$work/err") entries)"
-else
-	fail register "status $registered"; show_err
-fi
+}
 
 check_identity() { # NAME PROBE
 	bash -c 'exec -a myname "$0" identity x' "$2" >"$work/out" 2>"$work/err"
@@ -106,67 +94,92 @@ check_origin() { # NAME TRIPLET PROBE
 	else fail "$1" "status $status, lib '$(value lib)', exe '$(value exe)'"; show_err; fi
 }
 
+# By hand, not by the kernel: no AT_EXECFD, a message and 125.
+check_by_hand() {
+	"$top_builddir/run/ppctime-binfmt" "$probes/launcher-probe-static-${TARGETS%% *}" x y \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 125 ] && grep -q 'as binfmt_misc runs it' "$work/err"; then
+		pass "handler run by hand: refused"
+	else
+		fail "handler run by hand" "status $status"; show_err
+	fi
+}
+
+check_unregister() {
+	if "$run" --binfmt-unregister >"$work/out" 2>"$work/err" &&
+	   ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
+		pass unregister
+	else
+		fail unregister "entries left: $(ls "$misc")"; show_err
+	fi
+}
+
+check_earlier_handler() { # TARGET
+	out=$("$probes/launcher-probe-static-$1" vdso 2>&1)
+	if [ "${out#fake handler}" != "$out" ]; then pass "unregister-$1: the earlier handler serves again"
+	else fail "unregister-$1" "not the earlier handler: $(echo "$out" | head -n 2)"; fi
+}
+
+# What a binfmt.d file holds (ppctime-run --binfmt-print), registered as
+# systemd-binfmt registers it at boot, line by line, before the first
+# target's case ($print_status the status of --binfmt-print): the same
+# entries.
+check_print() { # TARGET
+	if [ -z "${print_status-}" ]; then
+		print_status=0
+		if "$run" --binfmt-print >"$work/binfmt.conf" 2>"$work/err"; then
+			grep -v '^#' "$work/binfmt.conf" | while read -r entry; do
+				printf '%s' "$entry" >"$misc/register" || echo "cannot register: $entry"
+			done >"$work/err" 2>&1
+		else
+			print_status=$?
+		fi
+	fi
+	if [ "$print_status" -ne 0 ]; then
+		fail "binfmt-print-$1" "ppctime-run --binfmt-print: status $print_status"; show_err
+		return
+	fi
+	"$probes/launcher-probe-static-$1" vdso >"$work/out" 2>>"$work/err"
+	ehdr=$(value sysinfo_ehdr)
+	if [ "${ehdr:-0}" != 0 ] && [ -e "$misc/ppctime-$1" ]; then
+		pass "binfmt-print-$1: its entry, registered by hand, serves"
+	else
+		fail "binfmt-print-$1" "AT_SYSINFO_EHDR ${ehdr:-none}"; show_err
+	fi
+}
+
+# Registering; per target 8 cases, or a SKIP without its probes or entry;
+# the handler run by hand, unregistering; per target with a probe, the
+# earlier handler again and --binfmt-print's entry.
+case_add check_register
 for t in $TARGETS; do
 	static=$probes/launcher-probe-static-$t shell=$probes/mini-sh-$t
 	origin=$probes/origin-$t/origin-probe
 	eval triplet=\$TRIPLET_$t
 	if [ ! -x "$static" ] || [ ! -x "$shell" ] || [ ! -e "$misc/ppctime-$t" ]; then
-		skip "binfmt-$t" "the probes not built, or no entry registered for $t"
+		case_add skip "binfmt-$t" "the probes not built, or no entry registered for $t"
 		continue
 	fi
-	check_vdso "binfmt-direct-$t" "$static"
+	case_add check_vdso "binfmt-direct-$t" "$static"
 	# A dynamic one with QEMU's prefix, as QEMU's handler would run it.
-	check_vdso "binfmt-direct-dynamic-$t" env QEMU_LD_PREFIX="/usr/$triplet" \
+	case_add check_vdso "binfmt-direct-dynamic-$t" env QEMU_LD_PREFIX="/usr/$triplet" \
 		"$probes/launcher-probe-$t"
-	check_script "binfmt-script-$t" "$work/script" "$shell" "$static" "$work/script"
-	check_identity "binfmt-argv0-exe-$t" "$static"
-	check_execute_only "binfmt-execute-only-$t" "$static"
-	check_origin "binfmt-origin-$t" "$triplet" "$origin"
-	check_many "binfmt-one-page-$t" "" "$static"
-	check_old_form "binfmt-old-form-$t" "$static"
+	case_add check_script "binfmt-script-$t" "$work/script" "$shell" "$static" "$work/script"
+	case_add check_identity "binfmt-argv0-exe-$t" "$static"
+	case_add check_execute_only "binfmt-execute-only-$t" "$static"
+	case_add check_origin "binfmt-origin-$t" "$triplet" "$origin"
+	case_add check_many "binfmt-one-page-$t" "" "$static"
+	case_add check_old_form "binfmt-old-form-$t" "$static"
 done
-
-# By hand, not by the kernel: no AT_EXECFD, a message and 125.
-"$top_builddir/run/ppctime-binfmt" "$probes/launcher-probe-static-${TARGETS%% *}" x y \
-	>"$work/out" 2>"$work/err"
-status=$?
-if [ "$status" -eq 125 ] && grep -q 'as binfmt_misc runs it' "$work/err"; then
-	pass "handler run by hand: refused"
-else
-	fail "handler run by hand" "status $status"; show_err
-fi
-
-if "$run" --binfmt-unregister >"$work/out" 2>"$work/err" &&
-   ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
-	pass unregister
-else
-	fail unregister "entries left: $(ls "$misc")"; show_err
-fi
+case_add check_by_hand
+case_add check_unregister
 for t in $TARGETS; do
-	[ -x "$probes/launcher-probe-static-$t" ] || continue
-	out=$("$probes/launcher-probe-static-$t" vdso 2>&1)
-	if [ "${out#fake handler}" != "$out" ]; then pass "unregister-$t: the earlier handler serves again"
-	else fail "unregister-$t" "not the earlier handler: $(echo "$out" | head -n 2)"; fi
+	[ ! -x "$probes/launcher-probe-static-$t" ] || case_add check_earlier_handler "$t"
 done
-
-# What a binfmt.d file holds (ppctime-run --binfmt-print), registered as
-# systemd-binfmt registers it at boot, line by line: the same entries.
-if "$run" --binfmt-print >"$work/binfmt.conf" 2>"$work/err"; then
-	grep -v '^#' "$work/binfmt.conf" | while read -r entry; do
-		printf '%s' "$entry" >"$misc/register" || echo "cannot register: $entry"
-	done >"$work/err" 2>&1
-	for t in $TARGETS; do
-		[ -x "$probes/launcher-probe-static-$t" ] || continue
-		"$probes/launcher-probe-static-$t" vdso >"$work/out" 2>>"$work/err"
-		ehdr=$(value sysinfo_ehdr)
-		if [ "${ehdr:-0}" != 0 ] && [ -e "$misc/ppctime-$t" ]; then
-			pass "binfmt-print-$t: its entry, registered by hand, serves"
-		else
-			fail "binfmt-print-$t" "AT_SYSINFO_EHDR ${ehdr:-none}"; show_err
-		fi
-	done
-	"$run" --binfmt-unregister 2>/dev/null
-else
-	fail binfmt-print "status $?"; show_err
-fi
+for t in $TARGETS; do
+	[ ! -x "$probes/launcher-probe-static-$t" ] || case_add check_print "$t"
+done
+run_cases
+[ "${print_status-1}" -ne 0 ] || "$run" --binfmt-unregister 2>/dev/null
 exit $failed
