@@ -173,10 +173,11 @@ check_not_pie() { # NAME
 }
 
 # REFUSAL: the launch is refused (125) saying so; plain QEMU (--no-vdso),
-# as exec runs it, then runs.  RUN: how to run a command (its words).
-check_refused() { # NAME MESSAGE RUN...
-	name=$1 message=$2
-	shift 2
+# as exec runs it, then runs.  QEMU: the one given by --qemu; RUN: how to
+# run a command (its words).
+check_refused() { # NAME QEMU MESSAGE RUN...
+	name=$1 use_qemu=$2 message=$3
+	shift 3
 	"$@" "$run" --qemu="$use_qemu" "$probe" exit 0 >"$work/out" 2>"$work/err" </dev/null
 	status=$?
 	"$@" "$run" --no-vdso --qemu="$use_qemu" "$probe" exit 0 >"$work/plain" 2>&1 </dev/null
@@ -203,57 +204,57 @@ unprivileged() {
 # limit of 5 open files, as `ulimit -n 5` does.
 five_files() { sh -c 'exec 3<&- 4<&-; ulimit -n 5 && exec "$@"' five_files "$@"; }
 
-plan 11
+# A copy of the QEMU exec runs, which no one but its owner (root) reads.
+check_execute_only_refused() { # NAME
+	chmod 755 "$work"
+	cp "$qemu" "$work/qemu-exec-only"
+	chmod 0711 "$work/qemu-exec-only"
+	check_refused "$1" "$work/qemu-exec-only" 'must read it' unprivileged
+}
+
 for kind in configure second; do
 	if [ $kind = second ] && [ -n "$no_second" ]; then
-		skip "shifted-clock-keeper-stopped-$kind" "$no_second"
-		skip "process-name-$kind" "$no_second"
+		case_add skip "shifted-clock-keeper-stopped-$kind" "$no_second"
+		case_add skip "process-name-$kind" "$no_second"
 		continue
 	fi
 	q=$qemu
 	[ $kind = second ] && q=$second
-	check_shifted_clock "shifted-clock-keeper-stopped-$kind" "$q"
-	check_name "process-name-$kind" "$q"
+	case_add check_shifted_clock "shifted-clock-keeper-stopped-$kind" "$q"
+	case_add check_name "process-name-$kind" "$q"
 done
 if [ -n "$no_static" ]; then
-	skip static-qemu-overwritten "$no_static"
+	case_add skip static-qemu-overwritten "$no_static"
 else
-	check_overwritten static-qemu-overwritten "${static%/*}"
+	case_add check_overwritten static-qemu-overwritten "${static%/*}"
 fi
 if [ -n "$no_static" ]; then
-	skip static-system-qemu-shared "$no_static"
+	case_add skip static-system-qemu-shared "$no_static"
 elif [ "$(id -u)" != 0 ] || ! unprivileged test -r "$probe" 2>/dev/null; then
-	skip static-system-qemu-shared "needs root, setpriv, and a build tree uid 65534 can read"
+	case_add skip static-system-qemu-shared "needs root, setpriv, and a build tree uid 65534 can read"
 else
-	check_system_qemu_shared static-system-qemu-shared "${static%/*}"
+	case_add check_system_qemu_shared static-system-qemu-shared "${static%/*}"
 fi
 
-check_not_pie static-qemu-not-pie
+case_add check_not_pie static-qemu-not-pie
 
 printf '#!/bin/sh\nexec "%s" "$@"\n' "$qemu" >"$work/qemu-script"
 chmod +x "$work/qemu-script"
-use_qemu=$work/qemu-script
-check_refused qemu-script-refused 'is a script' env
+case_add check_refused qemu-script-refused "$work/qemu-script" 'is a script' env
 
-# A copy of the QEMU exec runs, which no one but its owner (root) reads.
 if ! unprivileged true 2>/dev/null; then
-	skip qemu-execute-only-refused "no setpriv to drop root's privileges"
+	case_add skip qemu-execute-only-refused "no setpriv to drop root's privileges"
 elif ! unprivileged test -r "$probe"; then
-	skip qemu-execute-only-refused "the build tree cannot be read by uid 65534"
+	case_add skip qemu-execute-only-refused "the build tree cannot be read by uid 65534"
 else
-	chmod 755 "$work"
-	use_qemu=$work/qemu-exec-only
-	cp "$qemu" "$use_qemu"
-	chmod 0711 "$use_qemu"
-	check_refused qemu-execute-only-refused 'must read it' unprivileged
+	case_add check_execute_only_refused qemu-execute-only-refused
 fi
 
-use_qemu=$qemu
-check_refused hard-limit-of-5-files-refused 'ulimit -Hn' five_files
+case_add check_refused hard-limit-of-5-files-refused "$qemu" 'ulimit -Hn' five_files
 if [ -n "$no_second" ]; then
-	skip hard-limit-of-5-files-refused-second "$no_second"
+	case_add skip hard-limit-of-5-files-refused-second "$no_second"
 else
-	use_qemu=$second
-	check_refused hard-limit-of-5-files-refused-second 'ulimit -Hn' five_files
+	case_add check_refused hard-limit-of-5-files-refused-second "$second" 'ulimit -Hn' five_files
 fi
+run_cases
 exit $failed
