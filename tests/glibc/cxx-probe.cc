@@ -11,9 +11,12 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <thread>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
+	// sysroot-test.sh's mark, as sysroot-probe.c's: counted from here.
+	getppid();
 	long calls = argc == 2 ? std::strtol(argv[1], nullptr, 10) : 0;
 	if (calls <= 0) {
 		std::fprintf(stderr, "usage: cxx-probe CALLS (CALLS > 0)\n");

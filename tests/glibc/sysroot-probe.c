@@ -25,6 +25,7 @@
 #include <sys/platform/ppc.h>
 #include <sys/time.h>
 #include <time.h>
+#include <unistd.h>
 
 static const clockid_t fast_clocks[] = {
 	CLOCK_REALTIME, CLOCK_MONOTONIC, CLOCK_BOOTTIME, CLOCK_TAI,
@@ -195,6 +196,9 @@ static int libc_file(void)
 
 int main(int argc, char **argv)
 {
+	/* The mark after which sysroot-test.sh counts time system calls:
+	 * what glibc's start-up makes before it has the vDSO is not ours. */
+	getppid();
 	if (argc == 3 && !strcmp(argv[1], "fast"))
 		return fast(atol(argv[2]));
 	if (argc == 2 && !strcmp(argv[1], "year"))
