@@ -74,3 +74,6 @@ uninstall-bench:
 INSTALL_HOOKS += install-bench
 UNINSTALL_HOOKS += uninstall-bench
 .PHONY: install-bench uninstall-bench
+
+include $(srcdir)/benchtests/micro.mk $(srcdir)/benchtests/seeds.mk \
+	$(srcdir)/benchtests/linux-vdso.mk

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
-# The stock Linux versions' own vDSO images (STOCK_VERSIONS, tests/boot/Rules.mk:
-# 6.1 and the newest here), built from their trees (patches/linux-sources.mk)
+# The stock Linux versions' own vDSO images (STOCK_VERSIONS: 6.1 and the
+# newest here), built from their trees (patches/linux-sources.mk)
 # with the kernel's own Makefiles (benchtests/build-linux-vdso), so the
 # benchmarks can run the same measurements on them as on ppctime's images:
 # linux-vdso/VERSION/IMAGE.so (targets.txt) and their .so.dbg twins.

@@ -11,3 +11,5 @@ ELF_PROGRAM_OBJS = elf/elf_program.o
 $(eval $(call host_objects,elf,$(ELF_CPPFLAGS)))
 
 CLEANFILES += $(VDSO_IMAGE_OBJS) $(ELF_PROGRAM_OBJS)
+
+include $(srcdir)/elf/fuzz.mk

@@ -11,7 +11,7 @@
 #     (2.36, 2.41, 2.43: patches/glibc-sources.mk says where each is from)
 
 patches_src = $(srcdir)/patches
-include $(patches_src)/glibc-sources.mk
+include $(patches_src)/linux-sources.mk $(patches_src)/glibc-sources.mk
 # The series without their cover letters: what git am or patch -p1 applies.
 series_patches = $(filter-out %/0000-cover-letter.patch,\
 	$(sort $(wildcard $(patches_src)/$(1)/*.patch)))
@@ -61,43 +61,6 @@ patches: $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v))) glibc-fetch
 	$(foreach v,$(filter-out $(LINUX_VERSIONS),$(LINUX_SERIES_VERSIONS)),$(call no_linux_patches,$(v)))
 	$(foreach v,$(GLIBC_SERIES_VERSIONS),$(call make_glibc_patches,$(v)))
 
-ifneq ($(LINUX_SOURCE),)
-# kernel_tree_rules DIR PATCHES VERSION: DIR is Linux VERSION's tree with
-# PATCHES applied to hard links of it; each file a patch touches is first
-# made a copy of its own.  Files an earlier series touched get a fresh
-# copy too, so that their dates tell the kernel's make they changed.
-define kernel_tree_rules
-$(1).stamp: $(call linux_unpacked,$(3)) $(2)
-	$$(quiet) PATCH "$(1) ($(words $(2)) patches)"
-	$$(Q)rm -rf $(1) && $(MKDIR_P) $$(@D) && cp -al $(call linux_tree,$(3)) $(1)
-	$$(Q)for f in $$$$(cat $$@ 2>/dev/null) $$$$(sed -n 's|^+++ b/||p' $(2)); do \
-		if [ -f $(call linux_tree,$(3))/$$$$f ]; then \
-			rm -f $(1)/$$$$f && cp $(call linux_tree,$(3))/$$$$f $(1)/$$$$f; \
-		fi; \
-	done
-	$$(Q)for p in $(2); do \
-		patch -d $(1) -p1 -s --no-backup-if-mismatch <$$$$p || exit 1; \
-	done
-	$$(Q)sed -n 's|^+++ b/||p' $(2) >$$@
-endef
-$(foreach v,$(LINUX_VERSIONS),$(eval $(call kernel_tree_rules,$(KERNEL_TREE_$(call ppctime_config,$(v))),$(call linux_patches,$(v)),$(v))))
-
-# Bisectable: each series' every shorter prefix, series-VERSION-K (its
-# first K patches), also builds for each target; the whole series is
-# 'make kernels'.  Not in 'make check': a kernel build per prefix and target.
-linux_prefixes = $(shell seq 1 $$(($(words $(call linux_patches,$(1))) - 1)))
-define series_prefix_rules
-KERNEL_TREE_series-$(1)-$(2) = boot/linux-series-$(1)-$(2)
-$(call kernel_tree_rules,boot/linux-series-$(1)-$(2),$(wordlist 1,$(2),$(call linux_patches,$(1))),$(1))
-$(foreach t,$(TARGETS),$(call kernel_rules,$(t),series-$(1)-$(2)))
-SERIES_PREFIX_KERNELS += $(foreach t,$(TARGETS),boot/$(t)-series-$(1)-$(2)/vmlinux)
-endef
-$(foreach v,$(LINUX_VERSIONS),$(foreach k,$(call linux_prefixes,$(v)),\
-	$(eval $(call series_prefix_rules,$(v),$(k)))))
-check-series-build: $(SERIES_PREFIX_KERNELS)
-	$(Q)echo "check-series-build: every shorter prefix of the series for Linux" \
-		"$(LINUX_VERSIONS) built for $(TARGETS)"
-endif
 
 rparen := )
 # sh_case NAME VERSIONS MACRO: a shell function NAME VERSION ... that runs
@@ -131,4 +94,4 @@ CHECK_GLIBC_DEPS += $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v)))
 TESTS += $(patches_src)/series-test.sh
 RELEASE_TESTS += $(patches_src)/series-test.sh
 CLEANFILES += tests/make-series.sh
-.PHONY: patches check-series-build
+.PHONY: patches

@@ -32,6 +32,10 @@ ifneq ($(LINUX_SOURCE),)
 LINUX_FETCHED =
 -include linux-source/fetched.mk
 LINUX_VERSIONS = $(sort $(LINUX_SOURCE_VERSION) $(LINUX_FETCHED))
+# The stock kernels booted and benchmarked beside ppctime's (tests/boot,
+# benchtests/linux-vdso.mk): 6.1 and the newest here.
+LINUX_NEWEST = $(lastword $(LINUX_VERSIONS))
+STOCK_VERSIONS = $(sort $(filter 6.1,$(LINUX_VERSIONS)) $(LINUX_NEWEST))
 
 ifneq ($(filter $(LINUX_FETCH_GOALS),$(MAKECMDGOALS)),)
 linux-source/fetched.mk: $(srcdir)/patches/linux-sources.mk

@@ -3,11 +3,10 @@
 # sysdeps/build-glibc from GLIBC_SOURCE with the series of its version made
 # from ppctime's sysdeps/ overlay (patches/glibc-GLIBC_VERSION,
 # patches/Rules.mk) applied to it (sysdeps/README.md).  'make sysroot'
-# builds them; 'make check' builds them and runs glibc's own time tests in
-# them (check-glibc) and ppctime's tests against them (tests/glibc/).
+# builds them, 'make check' too.
 # 'make check-all' also builds them from every other version with a series,
 # sysroot-VERSION/TRIPLET/ (patches/glibc-sources.mk: where each comes
-# from), and runs tests/glibc/sysroot-test.sh against those.
+# from).  Their tests are in tests/glibc/ (tests/glibc/Rules.mk).
 
 glibc_overlay = $(srcdir)/sysdeps
 SYSROOTS = $(foreach t,$(TARGETS),sysroot/$(TRIPLET_$(t)))
@@ -40,47 +39,6 @@ endif
 
 sysroot: $(addsuffix .stamp,$(SYSROOTS))
 
-# glibc's tests, run by glibc's machinery through ppctime-run, with and
-# without the vDSO; and ppctime's tests of the sysroots.  Both are part of
-# 'make check' too.
-check-glibc: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
-	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
-		$(srcdir)/tests/glibc/check-glibc
-check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
-	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
-		$(srcdir)/tests/glibc/sysroot-test.sh
-
-CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
-TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
-
-# The proof that each patch of the upstream series builds on its own,
-# which no sysroot build gives: glibc GLIBC_PROOF_VERSION configured for
-# each target and the objects its series changes compiled, patch by patch
-# (tests/glibc/series-compile.sh), as tests/glibc-VERSION/series-compile.sh
-# (make check-release runs the host glibc's too).
-# make check-all's: minutes of CI's that make check's sysroots and
-# series-test.sh (every series applies) leave it without.
-GLIBC_PROOF_VERSION = 2.43
-GLIBC_PROOF_TEST = tests/glibc-$(GLIBC_PROOF_VERSION)/series-compile.sh
-tests/glibc-%/series-compile.sh: Makefile
-	$(Q)$(MKDIR_P) $(@D)
-	$(Q)printf '#!/bin/sh\nexec "%s/tests/glibc/series-compile.sh" %s "%s"\n' '$(srcdir)' \
-		$* '$(call glibc_pristine,$*)' >$@
-	$(Q)chmod +x $@
-CHECK_ALL_TESTS += $(GLIBC_PROOF_TEST)
-CHECK_ALL_DEPS += $(GLIBC_PROOF_TEST)
-
-# check-all: tests/glibc/sysroot-test.sh against each other version's
-# sysroots, as tests/sysroot-test-glibc-VERSION.sh (a name of its own, and
-# so a log of its own).
-OTHER_SYSROOT_TESTS = $(GLIBC_OTHER_VERSIONS:%=tests/sysroot-test-glibc-%.sh)
-tests/sysroot-test-glibc-%.sh: Makefile
-	$(Q)$(MKDIR_P) $(@D)
-	$(Q)printf '#!/bin/sh\nPPCTIME_SYSROOTS=sysroot-%s exec "%s/tests/glibc/sysroot-test.sh"\n' \
-		'$*' '$(srcdir)' >$@
-	$(Q)chmod +x $@
-CHECK_ALL_TESTS += $(OTHER_SYSROOT_TESTS)
-CHECK_ALL_DEPS += $(OTHER_SYSROOT_TESTS) $(if $(GLIBC_SOURCE),$(addsuffix .stamp,$(OTHER_SYSROOTS)))
 # The sysroots built, installed as they are in the build tree: sysroot/T/
 # and its compiler wrappers sysroot/T-gcc and T-g++ (which find the sysroot
 # beside themselves) as $(pkglibdir)/T/ and $(pkglibdir)/T-gcc, -g++, and
@@ -131,9 +89,8 @@ UNINSTALL_HOOKS += uninstall-sysroots
 
 glibc_outputs = $(SYSROOTS) $(addsuffix .stamp,$(SYSROOTS)) $(addsuffix .log,$(SYSROOTS)) \
 	$(foreach c,$(SYSROOT_COMPILERS),$(addsuffix -$(c),$(SYSROOTS))) glibc-build glibc-src \
-	$(foreach v,$(GLIBC_OTHER_VERSIONS),sysroot-$(v) glibc-build-$(v) glibc-src-$(v)) \
-	$(foreach v,$(GLIBC_SERIES_VERSIONS),tests/glibc-$(v))
-CLEANFILES += $(glibc_outputs) $(OTHER_SYSROOT_TESTS)
+	$(foreach v,$(GLIBC_OTHER_VERSIONS),sysroot-$(v) glibc-build-$(v) glibc-src-$(v))
+CLEANFILES += $(glibc_outputs)
 MOSTLYCLEAN_KEEPS += $(glibc_outputs)
 
-.PHONY: sysroot check-glibc check-sysroot install-sysroots uninstall-sysroots
+.PHONY: sysroot install-sysroots uninstall-sysroots

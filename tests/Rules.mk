@@ -1,4 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
+# Every test's rules live in the folder of its source (tests/README.md):
+# here, and in tests/'s fragments, one for each group of tests.
+tests_fragments = boot/Rules.mk glibc/Rules.mk timekeeper.mk launcher.mk vdso-check.mk \
+	vdso-guest.mk vdso-image.mk vdso-kselftest.mk second-qemu.mk host/Rules.mk
+include $(tests_fragments:%=$(srcdir)/tests/%)
+
 # Host unit tests of the generic vDSO core (tests/README.md):
 # tests/unit/vdso-core-test checks every entry against a still page,
 # tests/unit/vdso-seqcount-test the seqcount against a writer thread; each

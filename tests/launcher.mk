@@ -6,7 +6,6 @@
 # (a program and its $ORIGIN library) and tests/guest/mini-sh-TARGET (a
 # script's interpreter, binfmt-test.sh).
 
-GUEST_CFLAGS = -std=gnu11 -Wall -Wextra -O2 $(DEPFLAGS)
 LAUNCHER_PROBES = $(foreach t,$(TARGETS),tests/guest/launcher-probe-$(t) \
 	tests/guest/launcher-probe-static-$(t) tests/guest/launcher-probe-nopie-$(t) \
 	tests/guest/mini-sh-$(t) tests/guest/origin-$(t)/origin-probe \

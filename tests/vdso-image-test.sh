@@ -115,7 +115,7 @@ verdef_counts="30000 262144"
 seeds() { ls "$top_builddir"/benchtests/seeds/*/"$1.so" 2>/dev/null || :; }
 
 # The stock versions make linux-vdso builds Linux's own images of: 6.1
-# and the newest with a series (STOCK_VERSIONS, tests/boot/Rules.mk).
+# and the newest with a series (STOCK_VERSIONS, patches/linux-sources.mk).
 newest=$(for f in "$srcdir"/patches/linux-*/series.json; do
 	f=${f%/series.json}
 	echo "${f##*/linux-}"

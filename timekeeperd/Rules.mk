@@ -19,24 +19,6 @@ timekeeperd/ppctime-timekeeperd: $(DAEMON_OBJS) $(TIMEKEEPERD_SOCKET_OBJS) $(TIM
 	$(quiet) LD $@
 	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
 
-# Its tests, as the timekeeper's are built (timekeeper/Rules.mk): the
-# launch table's (tests/launch-table-test.c) and the trust rules'
-# (tests/timekeeperd-trust-test.c), which need neither root nor a daemon
-# and name the daemon's headers from the top ("timekeeperd/launch_table.h").
-TIMEKEEPERD_TESTS = tests/launch-table-test tests/timekeeperd-trust-test
-$(TIMEKEEPERD_TESTS:%=%.o): tests/%.o: $(srcdir)/tests/%.c Makefile
-	$(Q)$(MKDIR_P) $(@D)
-	$(quiet) CC $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(CPPFLAGS) $(TIMEKEEPERD_CPPFLAGS) -c -o $@ $<
-tests/launch-table-test: timekeeperd/launch_table.o
-tests/timekeeperd-trust-test: $(TIMEKEEPERD_SOCKET_OBJS)
-$(TIMEKEEPERD_TESTS): %: %.o $(TIMEKEEPER_OBJ)
-	$(quiet) CCLD $@
-	$(Q)$(CC) $(HOST_CFLAGS) $(LDFLAGS) -pthread -o $@ $(filter %.o,$^)
-TESTS += $(TIMEKEEPERD_TESTS)
-DISTCHECK_TESTS += $(TIMEKEEPERD_TESTS)
-CHECK_DEPS += $(TIMEKEEPERD_TESTS)
-
 timekeeperd_units = timekeeperd/ppctime-timekeeperd.service timekeeperd/ppctime-timekeeperd.socket
 $(timekeeperd_units): timekeeperd/%: $(srcdir)/timekeeperd/%.in Makefile
 	$(Q)$(MKDIR_P) $(@D)
@@ -57,6 +39,5 @@ uninstall-timekeeperd:
 INSTALL_HOOKS += install-timekeeperd
 UNINSTALL_HOOKS += uninstall-timekeeperd
 .PHONY: install-timekeeperd uninstall-timekeeperd
-CLEANFILES += timekeeperd/ppctime-timekeeperd $(DAEMON_OBJS) \
-	$(TIMEKEEPERD_TESTS) $(TIMEKEEPERD_TESTS:%=%.o) \
-	$(TIMEKEEPERD_CLIENT_OBJS) $(timekeeperd_units)
+CLEANFILES += timekeeperd/ppctime-timekeeperd $(DAEMON_OBJS) $(TIMEKEEPERD_CLIENT_OBJS) \
+	$(timekeeperd_units)

@@ -2,7 +2,7 @@
 # Linux booted under qemu-system with ppctime's vDSO (tests/boot/README.md):
 #   boot/linux-ppctime/          linux-src/ with patches/linux-6.1 applied
 #   boot/linux-ppctime-7.3/      linux-src-7.3/ with patches/linux-7.3 applied
-#                                (patches/Rules.mk, patches/linux-sources.mk)
+#                                (patches/linux-sources.mk; kernel_tree_rules)
 #   boot/TARGET-CONFIG/vmlinux   CONFIG ppctime (6.1 and its series),
 #                                ppctime-VERSION (6.12, 7.3 and theirs) or
 #                                linux-VERSION (stock 6.1 and 7.3), built by
@@ -14,11 +14,9 @@
 
 kernel_src = $(srcdir)/tests/boot
 # The kernels with the series, by Linux version: 6.1's is "ppctime"; and
-# stock ones, linux-VERSION, of 6.1 and the newest here (make bench).
+# stock ones, linux-VERSION, of STOCK_VERSIONS (patches/linux-sources.mk).
 ppctime_config = ppctime$(if $(filter-out 6.1,$(1)),-$(1))
 PPCTIME_CONFIGS = $(foreach v,$(LINUX_VERSIONS),$(call ppctime_config,$(v)))
-LINUX_NEWEST = $(lastword $(LINUX_VERSIONS))
-STOCK_VERSIONS = $(sort $(filter 6.1,$(LINUX_VERSIONS)) $(LINUX_NEWEST))
 # And the newest with the series on ppc32 without the 32-bit time_t system
 # calls (time64.config), where its vDSO has only the time64 entries.
 TIME64_CONFIG = $(call ppctime_config,$(LINUX_NEWEST))-time64
@@ -53,6 +51,42 @@ boot/$(1)-$(2)-vdso/vdso.stamp: $(call kernel_tree_dep,$(2)) \
 	$(Q)touch $$@
 endef
 $(foreach t,$(TARGETS),$(foreach c,$(KERNEL_CONFIGS),$(eval $(call kernel_rules,$(t),$(c)))))
+
+# kernel_tree_rules DIR PATCHES VERSION: DIR is Linux VERSION's tree with
+# PATCHES applied to hard links of it; each file a patch touches is first
+# made a copy of its own.  Files an earlier series touched get a fresh
+# copy too, so that their dates tell the kernel's make they changed.
+define kernel_tree_rules
+$(1).stamp: $(call linux_unpacked,$(3)) $(2)
+	$$(quiet) PATCH "$(1) ($(words $(2)) patches)"
+	$$(Q)rm -rf $(1) && $(MKDIR_P) $$(@D) && cp -al $(call linux_tree,$(3)) $(1)
+	$$(Q)for f in $$$$(cat $$@ 2>/dev/null) $$$$(sed -n 's|^+++ b/||p' $(2)); do \
+		if [ -f $(call linux_tree,$(3))/$$$$f ]; then \
+			rm -f $(1)/$$$$f && cp $(call linux_tree,$(3))/$$$$f $(1)/$$$$f; \
+		fi; \
+	done
+	$$(Q)for p in $(2); do \
+		patch -d $(1) -p1 -s --no-backup-if-mismatch <$$$$p || exit 1; \
+	done
+	$$(Q)sed -n 's|^+++ b/||p' $(2) >$$@
+endef
+$(foreach v,$(LINUX_VERSIONS),$(eval $(call kernel_tree_rules,$(KERNEL_TREE_$(call ppctime_config,$(v))),$(call linux_patches,$(v)),$(v))))
+
+# Bisectable: each series' every shorter prefix, series-VERSION-K (its
+# first K patches), also builds for each target; the whole series is
+# 'make kernels'.  Not in 'make check': a kernel build per prefix and target.
+linux_prefixes = $(shell seq 1 $$(($(words $(call linux_patches,$(1))) - 1)))
+define series_prefix_rules
+KERNEL_TREE_series-$(1)-$(2) = boot/linux-series-$(1)-$(2)
+$(call kernel_tree_rules,boot/linux-series-$(1)-$(2),$(wordlist 1,$(2),$(call linux_patches,$(1))),$(1))
+$(foreach t,$(TARGETS),$(call kernel_rules,$(t),series-$(1)-$(2)))
+SERIES_PREFIX_KERNELS += $(foreach t,$(TARGETS),boot/$(t)-series-$(1)-$(2)/vmlinux)
+endef
+$(foreach v,$(LINUX_VERSIONS),$(foreach k,$(call linux_prefixes,$(v)),\
+	$(eval $(call series_prefix_rules,$(v),$(k)))))
+check-series-build: $(SERIES_PREFIX_KERNELS)
+	$(Q)echo "check-series-build: every shorter prefix of the series for Linux" \
+		"$(LINUX_VERSIONS) built for $(TARGETS)"
 endif
 
 # What /init runs, by initramfs (one a line; tests/boot/lava.mk's jobs too).
@@ -212,8 +246,8 @@ TESTS += $(if $(BOOTS),,$(kernel_src)/kernel-boot-test.sh) $(call vdso_tests,$(V
 CHECK_ALL_DEPS += $(call boot_check_deps,$(BOOTS)) $(call boot_tests,$(BOOTS))
 CHECK_ALL_TESTS += $(call boot_tests,$(BOOTS))
 
-include $(kernel_src)/lava.mk
+include $(kernel_src)/lava.mk $(kernel_src)/glibc.mk
 
 CLEANFILES += boot linux-src.lock
-.PHONY: kernels check-kernel FORCE
+.PHONY: kernels check-kernel check-series-build FORCE
 FORCE:

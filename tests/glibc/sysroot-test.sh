@@ -23,7 +23,7 @@
 #     static, reads std::chrono's clocks without a system call, throws and
 #     catches, and runs a thread.
 # PPCTIME_SYSROOTS=sysroot-2.43 tests another glibc version's sysroots
-# (make check-all: sysroot-VERSION/TRIPLET, sysdeps/Rules.mk).
+# (make check-all: sysroot-VERSION/TRIPLET, tests/glibc/Rules.mk).
 # Protocol: tests/README.md.
 . "${srcdir:=.}/tests/test-lib.sh"
 run=$top_builddir/run/ppctime-run

@@ -4,7 +4,8 @@
 #                              check-subset's tests, the launcher's,
 #                              daemon's and QEMU's (RELEASE_TESTS), and the
 #                              series of the host's glibc compiled patch by
-#                              patch; no sysroot, no kernel
+#                              patch; no sysroot, no kernel (its rule is
+#                              beside make check's, in Makefile.in)
 #   make check-host HOST=SUITE README's quick start (install-deps,
 #                              configure, make check-release) in a fresh
 #                              Debian SUITE root (tests/host/check-host)
@@ -18,18 +19,6 @@ HOST_SUITES = trixie forky
 HOST_TESTING = forky
 HOST = trixie
 host_tests = $(1:%=tests/host/host-%.sh)
-
-RELEASE_GLIBC_TEST = $(if $(GLIBC_VERSION),tests/glibc-$(GLIBC_VERSION)/series-compile.sh)
-# What the tests fetch, fetched first (check-host runs the tests without
-# the network): Debian's static QEMUs where a test's reason to SKIP is
-# left if they cannot be had.
-check-release-deps: all $(CHECK_DEPS) $(RELEASE_GLIBC_TEST) linux-fetch glibc-fetch \
-		$(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v)))
-	$(Q)$(SHELL) $(srcdir)/tests/qemu-user-static.sh tests/qemu-user-static \
-		$(foreach t,$(TARGETS),$(QEMU_$(t))) >/dev/null || :
-check-release: check-release-deps
-	$(Q)top_builddir=. srcdir=$(srcdir) $(SHELL) $(srcdir)/tests/run-tests \
-		$(RELEASE_TESTS) $(RELEASE_GLIBC_TEST)
 
 tests/host/host-%.sh: Makefile
 	$(Q)$(MKDIR_P) $(@D)
@@ -52,4 +41,4 @@ CHECK_ALL_TESTS += $(call host_tests,$(HOST_SUITES))
 host_dirs = $(patsubst %/,%,$(wildcard tests/host/*/))
 CLEANFILES += $(host_dirs) $(wildcard tests/host/host-*.sh)
 MOSTLYCLEAN_KEEPS += $(host_dirs)
-.PHONY: check-release check-release-deps check-host
+.PHONY: check-host
