@@ -36,6 +36,16 @@
 #define TORTURE_READS		10000000ull
 #define TORTURE_MAX_NS		(12 * NSEC_PER_SEC)
 
+/* rig_init, or its failure the case's result. */
+static bool rig_up(struct rig *rig, const struct layout *l,
+		   const struct timekeeper_options *o)
+{
+	if (rig_init(rig, l, o))
+		return true;
+	report(false, "%s: timekeeper_init: %s", l->name, rig->err);
+	return false;
+}
+
 /* ---- agreement with the host's clock_gettime ---- */
 
 /*
@@ -265,8 +275,9 @@ static int64_t host_realtime_minus_mono(void)
  * Two readers against a writer updating back to back (steer mode, so
  * every update rewrites the page), until TORTURE_READS readings.
  */
-static void test_torture(const struct layout *l)
+static void test_torture(const void *arg)
 {
+	const struct layout *l = arg;
 	struct timekeeper_options o = { .mode = TIMEKEEPER_STEER,
 					 .update_hz = UPDATE_HZ,
 					 .page_size = l->page_size };
@@ -275,7 +286,7 @@ static void test_torture(const struct layout *l)
 	pthread_t writer, readers[2];
 	uint64_t start, end, elapsed;
 
-	if (!rig_init(&rig, l, &o))
+	if (!rig_up(&rig, l, &o))
 		return;
 	t.rig = &rig;
 	t.realtime_minus_mono = host_realtime_minus_mono();
@@ -331,31 +342,144 @@ static uint64_t measure_tsc_hz(void)
 	return (unsigned __int128)(tsc[1] - tsc[0]) * NSEC_PER_SEC / (ns[1] - ns[0]);
 }
 
-static void test_tbfreq(struct rig *rig, uint64_t measured)
-{
-	const struct reader *r = &rig->reader;
-	uint64_t published = rd64(r, TBFREQ(r));
-	double off = ((double)published - measured) / measured;
+/* ---- a layout's timekeeper, shared by its cases in turn ---- */
 
+/*
+ * A layout's cases that share one timekeeper: the first sets it up (or
+ * reports why it could not), the last drops it.
+ */
+struct layout_run {
+	const struct layout *l;
+	int clear_mode_rounds;
+	struct rig rig;
+	bool up;
+	char description[300];
+};
+
+static struct layout_run runs[TEST_ARRAY_SIZE(layouts)];
+static struct layout_run datastore_runs[TEST_ARRAY_SIZE(datastore_layouts)];
+static uint64_t tsc_hz;
+
+/* The timekeeper an earlier case set up, or this case's failure. */
+static struct rig *shared_rig(struct layout_run *run, const char *what)
+{
+	if (run->up)
+		return &run->rig;
+	test_fail("its timekeeper was not set up", "%s %s", what, run->l->name);
+	return NULL;
+}
+
+static void drop_rig(struct layout_run *run)
+{
+	rig_free(&run->rig);
+	run->up = false;
+}
+
+/* Sets up the layout's timekeeper, checks its frequency, starts it. */
+static void test_tbfreq(const void *arg)
+{
+	struct layout_run *run = (struct layout_run *)arg;
+	struct timekeeper_options o = { .update_hz = UPDATE_HZ,
+					 .page_size = run->l->page_size };
+	const struct reader *r = &run->rig.reader;
+	uint64_t published;
+	double off;
+
+	run->up = rig_up(&run->rig, run->l, &o);
+	if (!run->up)
+		return;
+	timekeeper_describe(&run->rig.tk, run->description, sizeof(run->description));
+	printf("# %s: %s\n", run->l->name, run->description);
+	published = rd64(r, TBFREQ(r));
+	off = ((double)published - tsc_hz) / tsc_hz;
 	printf("# %s tb_ticks_per_sec %" PRIu64 ", measured %" PRIu64
-	       " Hz: %+.1f ppm\n", rig->layout->name, published, measured, off * 1e6);
-	report(off < 0.001 && off > -0.001, "tbfreq %s within 0.1%%",
-	       rig->layout->name);
+	       " Hz: %+.1f ppm\n", run->l->name, published, tsc_hz, off * 1e6);
+	report(off < 0.001 && off > -0.001, "tbfreq %s within 0.1%%", run->l->name);
+	rig_start(&run->rig);
+}
+
+static void test_exact_agreement_skipped(const void *arg)
+{
+	struct layout_run *run = (struct layout_run *)arg;
+	char why[400];
+
+	if (!shared_rig(run, "exact agreement"))
+		return;
+	snprintf(why, sizeof(why), "the timekeeper steers (%s), so its clocks "
+		 "only track the host's", run->description);
+	test_skip(why, "exact agreement %s", run->l->name);
+}
+
+static void test_layout_agreement(const void *arg)
+{
+	struct rig *rig = shared_rig((struct layout_run *)arg, "agreement");
+
+	if (!rig)
+		return;
+	if (!is_mirror(rig))
+		spin_ns(NSEC_PER_SEC);
+	test_agreement(rig, timekeeper_mode_name(&rig->tk), NSEC_PER_SEC);
+}
+
+static void test_layout_monotonic(const void *arg)
+{
+	struct layout_run *run = (struct layout_run *)arg;
+	struct rig *rig = shared_rig(run, "monotonic");
+
+	if (!rig)
+		return;
+	test_monotonic(rig, timekeeper_mode_name(&rig->tk), NSEC_PER_SEC);
+	drop_rig(run);
+}
+
+/* The fallback: a timekeeper asked to steer where it could mirror. */
+static void test_steer_agreement(const void *arg)
+{
+	struct layout_run *run = (struct layout_run *)arg;
+	struct timekeeper_options o = { .mode = TIMEKEEPER_STEER,
+					 .update_hz = UPDATE_HZ,
+					 .page_size = run->l->page_size };
+
+	run->up = rig_up(&run->rig, run->l, &o);
+	if (!run->up)
+		return;
+	rig_start(&run->rig);
+	test_layout_agreement(run);
+}
+
+/*
+ * The datastore layout's agreement, briefer than 6.1's: only where the
+ * writer puts things differs.
+ */
+#define DATASTORE_AGREEMENT_NS	(NSEC_PER_SEC / 4)
+
+static void test_datastore_agreement(const void *arg)
+{
+	struct layout_run *run = (struct layout_run *)arg;
+	struct rig *rig = shared_rig(run, "agreement");
+
+	if (!rig)
+		return;
+	test_agreement(rig, timekeeper_mode_name(&rig->tk), DATASTORE_AGREEMENT_NS);
+	drop_rig(run);
 }
 
 /* ---- the page after the timekeeper process ---- */
 
 #define CLEAR_MODE_ROUNDS	60
+#define DATASTORE_CLEAR_MODE_ROUNDS	12
 
 /*
  * A timekeeper process that dies (SIGKILL at a random moment of a 100 kHz
  * update loop, so also in mid-write; SIGKILL while stopped; or a plain
- * exit), in each of rounds rounds, leaves both clock_modes NONE, and
- * readers go to the system call.
+ * exit), in each of the layout's clear_mode_rounds rounds, leaves both
+ * clock_modes NONE, and readers go to the system call.
  */
-static void test_clear_mode_at_exit(const struct layout *l, int rounds)
+static void test_clear_mode_at_exit(const void *arg)
 {
 	static const char *const ends[] = { "killed", "killed while stopped", "exited" };
+	const struct layout *l = ((const struct layout_run *)arg)->l;
+	int rounds = ((const struct layout_run *)arg)->clear_mode_rounds;
 	struct timekeeper_options o = { .update_hz = TIMEKEEPER_MAX_HZ,
 					 .page_size = l->page_size };
 	int cleared = 0, seq_odd = 0, served = 0;
@@ -371,7 +495,7 @@ static void test_clear_mode_at_exit(const struct layout *l, int rounds)
 		char byte;
 		pid_t pid;
 
-		if (!rig_init(&rig, l, &o))
+		if (!rig_up(&rig, l, &o))
 			return;
 		if (pipe(ready) < 0 || (pid = fork()) < 0) {
 			perror("fork");
@@ -414,113 +538,55 @@ static void test_clear_mode_at_exit(const struct layout *l, int rounds)
 }
 
 /*
- * The results main's loop gives a layout: tbfreq, agreement (and a SKIP of
- * exact agreement if it steers), monotonic, the steer fallback's two once
- * a layout has mirrored, torture and the mode cleared at exit; or the one
- * FAIL of a timekeeper that refuses the layout.  Whether it mirrors is
+ * A layout's cases: tbfreq, agreement (after a SKIP of exact agreement if
+ * it steers), monotonic, the steer fallback's two once a layout has
+ * mirrored, torture and the mode cleared at exit; or, if the timekeeper
+ * refuses the layout, tbfreq alone, which says so.  Whether it mirrors is
  * the host's say: a timekeeper set up and dropped asks it.
  */
-static unsigned int layout_results(const struct layout *l,
-				   const struct timekeeper_options *o,
-				   bool *mirror_available)
+static void add_layout_cases(struct layout_run *run, bool *mirror_available)
 {
-	struct rig rig;
+	struct timekeeper_options o = { .update_hz = UPDATE_HZ,
+					 .page_size = run->l->page_size };
 	bool mirror;
 
-	if (!rig_init(&rig, l, o))
-		return 1;
-	mirror = is_mirror(&rig);
-	rig_free(&rig);
-	*mirror_available |= mirror;
-	return 1 + (mirror ? 1 : 2) + 1 + (*mirror_available ? 2 : 0) + 2;
-}
-
-/*
- * The datastore layout's tbfreq, agreement and mode NONE; or one FAIL.
- * Briefer than 6.1's: only where the writer puts things differs.
- */
-#define DATASTORE_RESULTS	3
-#define DATASTORE_AGREEMENT_NS	(NSEC_PER_SEC / 4)
-#define DATASTORE_CLEAR_MODE_ROUNDS	12
-
-static void test_datastore(const struct layout *l, uint64_t tsc_hz)
-{
-	struct timekeeper_options o = { .update_hz = UPDATE_HZ, .page_size = l->page_size };
-	struct rig rig;
-
-	if (!rig_init(&rig, l, &o)) {
-		report(false, "%s: timekeeper_init: %s", l->name, rig.err);
+	run->clear_mode_rounds = CLEAR_MODE_ROUNDS;
+	test_add_case(test_tbfreq, run);
+	if (!rig_init(&run->rig, run->l, &o))
 		return;
+	mirror = is_mirror(&run->rig);
+	rig_free(&run->rig);
+	*mirror_available |= mirror;
+	if (!mirror)
+		test_add_case(test_exact_agreement_skipped, run);
+	test_add_case(test_layout_agreement, run);
+	test_add_case(test_layout_monotonic, run);
+	if (*mirror_available) {
+		test_add_case(test_steer_agreement, run);
+		test_add_case(test_layout_monotonic, run);
 	}
-	test_tbfreq(&rig, tsc_hz);
-	rig_start(&rig);
-	test_agreement(&rig, timekeeper_mode_name(&rig.tk), DATASTORE_AGREEMENT_NS);
-	rig_free(&rig);
-	test_clear_mode_at_exit(l, DATASTORE_CLEAR_MODE_ROUNDS);
+	test_add_case(test_torture, run->l);
+	test_add_case(test_clear_mode_at_exit, run);
 }
 
 int main(void)
 {
-	uint64_t tsc_hz = measure_tsc_hz();
-	bool mirror_available = false, mirrored = false;
-	unsigned int results = 0;
+	bool mirror_available = false;
 
+	tsc_hz = measure_tsc_hz();
 	for (size_t i = 0; i < TEST_ARRAY_SIZE(layouts); i++) {
-		struct timekeeper_options o = { .update_hz = UPDATE_HZ,
-						 .page_size = layouts[i].page_size };
-
-		results += layout_results(&layouts[i], &o, &mirrored);
+		runs[i].l = &layouts[i];
+		add_layout_cases(&runs[i], &mirror_available);
 	}
-	results += TEST_ARRAY_SIZE(datastore_layouts) * DATASTORE_RESULTS;
-	test_plan(results);
-	for (size_t i = 0; i < sizeof(layouts) / sizeof(*layouts); i++) {
-		const struct layout *l = &layouts[i];
-		struct timekeeper_options o = { .update_hz = UPDATE_HZ,
-						 .page_size = l->page_size };
-		struct rig rig;
-		char description[300];
+	/* The datastore's tbfreq, agreement and mode NONE. */
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(datastore_layouts); i++) {
+		struct layout_run *run = &datastore_runs[i];
 
-		if (!rig_init(&rig, l, &o)) {
-			report(false, "%s: timekeeper_init: %s", l->name, rig.err);
-			continue;
-		}
-		timekeeper_describe(&rig.tk, description, sizeof(description));
-		printf("# %s: %s\n", l->name, description);
-		test_tbfreq(&rig, tsc_hz);
-		rig_start(&rig);
-		if (is_mirror(&rig)) {
-			mirror_available = true;
-			test_agreement(&rig, "mirror", NSEC_PER_SEC);
-		} else {
-			char why[400];
-
-			snprintf(why, sizeof(why), "the timekeeper steers (%s), so its "
-				 "clocks only track the host's", description);
-			test_skip(why, "exact agreement %s", l->name);
-			spin_ns(NSEC_PER_SEC);
-			test_agreement(&rig, "steer", NSEC_PER_SEC);
-		}
-		test_monotonic(&rig, timekeeper_mode_name(&rig.tk), NSEC_PER_SEC);
-		rig_free(&rig);
-
-		/* The fallback, wherever the host would allow mirroring. */
-		if (mirror_available) {
-			o.mode = TIMEKEEPER_STEER;
-			if (!rig_init(&rig, l, &o)) {
-				report(false, "%s: timekeeper_init: %s", l->name,
-				       rig.err);
-				continue;
-			}
-			rig_start(&rig);
-			spin_ns(NSEC_PER_SEC);
-			test_agreement(&rig, "steer", NSEC_PER_SEC);
-			test_monotonic(&rig, "steer", NSEC_PER_SEC);
-			rig_free(&rig);
-		}
-		test_torture(l);
-		test_clear_mode_at_exit(l, CLEAR_MODE_ROUNDS);
+		run->l = &datastore_layouts[i];
+		run->clear_mode_rounds = DATASTORE_CLEAR_MODE_ROUNDS;
+		test_add_case(test_tbfreq, run);
+		test_add_case(test_datastore_agreement, run);
+		test_add_case(test_clear_mode_at_exit, run);
 	}
-	for (size_t i = 0; i < TEST_ARRAY_SIZE(datastore_layouts); i++)
-		test_datastore(&datastore_layouts[i], tsc_hz);
-	return test_failures ? 1 : 0;
+	return test_run_cases();
 }

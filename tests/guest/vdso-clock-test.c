@@ -76,22 +76,24 @@ static void find_vdso(void)
 /*
  * ppc32's __kernel_gettimeofday and __kernel_time may be absent, but only
  * together and only where the kernel has no gettimeofday and time system
- * calls either.  Absent, this reports that as WHAT's one result.
+ * calls either.  Absent, test_time32_absent is WHAT's one case.
  */
-static bool time32_absent(const char *what)
+static bool time32_present(void)
+{
+	return vdso_gettimeofday && vdso_time;
+}
+
+static void test_time32_absent(const void *what)
 {
 	long g, t;
 
-	if (vdso_gettimeofday && vdso_time)
-		return false;
 	g = syscall(SYS_gettimeofday, NULL, NULL) ? errno : 0;
 	t = syscall(SYS_time, NULL) == -1 ? errno : 0;
 	report(!vdso_gettimeofday && !vdso_time && g == ENOSYS && t == ENOSYS,
 	       "%s: __kernel_gettimeofday %s, __kernel_time %s, as the system calls "
-	       "(gettimeofday errno %ld, time errno %ld)", what,
+	       "(gettimeofday errno %ld, time errno %ld)", (const char *)what,
 	       vdso_gettimeofday ? "present" : "absent",
 	       vdso_time ? "present" : "absent", g, t);
-	return true;
 }
 
 /* The kernel's struct __kernel_timespec, whatever time_t is. */
@@ -166,8 +168,8 @@ static void gettime_bad_pointer(long entry)
 	_exit(r.so && r.r3 == EFAULT ? 0 : 1);
 }
 
-/* The last two are set when the test runs. */
-static const struct { const char *name; long id; } ids[] = {
+/* The last two are set when the test runs (set_cpu_clock_ids). */
+static struct clock_id { const char *name; long id; } ids[] = {
 	{ "-1", -1 }, { "INT_MIN", INT_MIN }, { "INT_MAX", INT_MAX },
 	{ "12", 12 }, { "16", 16 },
 	{ "CLOCK_PROCESS_CPUTIME_ID", CLOCK_PROCESS_CPUTIME_ID },
@@ -178,52 +180,56 @@ static const struct { const char *name; long id; } ids[] = {
 	{ "the thread's CPU clock", 0 },
 };
 
-static void test_abi_ids(void)
+static void set_cpu_clock_ids(void)
 {
 	clockid_t process_clock, thread_clock;
-	long idv[sizeof(ids) / sizeof(ids[0])];
 
 	clock_getcpuclockid(getpid(), &process_clock);
 	pthread_getcpuclockid(pthread_self(), &thread_clock);
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++)
-		idv[i] = ids[i].id;
-	idv[9] = process_clock;
-	idv[10] = thread_clock;
-
-	for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]); i++) {
-		struct ts64 vt = { -1, -1 }, st = { -1, -1 }, vr = { -1, -1 },
-			    sr = { -1, -1 };
-		int serr = sys_clock(SYS_gettime64, idv[i], &st);
-		struct vdso_ret v = vdso_call(vdso_gettime, idv[i], (long)&vt);
-		int rerr = sys_clock(SYS_getres64, idv[i], &sr);
-		struct vdso_ret g = vdso_call(vdso_getres, idv[i], (long)&vr);
-
-		/* A CPU clock read after the syscall cannot be behind it. */
-		report(v.so == (serr != 0) && (!v.so ? v.r3 == 0 && ts_ns(vt) >= ts_ns(st)
-						     : v.r3 == serr),
-		       "abi: clock_gettime(%s): vDSO r3=%ld so=%d, syscall errno %d",
-		       ids[i].name, v.r3, v.so, serr);
-		report(g.so == (rerr != 0) &&
-		       (g.so ? g.r3 == rerr : g.r3 == 0 && ts_ns(vr) == ts_ns(sr)),
-		       "abi: clock_getres(%s): vDSO r3=%ld so=%d res %" PRId64
-		       ", syscall errno %d res %" PRId64,
-		       ids[i].name, g.r3, g.so, ts_ns(vr), rerr, ts_ns(sr));
-	}
+	ids[9].id = process_clock;
+	ids[10].id = thread_clock;
 }
 
-static void test_abi_served(void)
+static void test_abi_gettime_id(const void *arg)
 {
-	for (size_t i = 0; i < NSERVED; i++) {
-		struct ts64 vr = { -1, -1 }, sr = { -1, -1 };
-		int rerr = sys_clock(SYS_getres64, served[i], &sr);
-		struct vdso_ret g = vdso_call(vdso_getres, served[i], (long)&vr);
-		struct vdso_ret n = vdso_call(vdso_getres, served[i], 0);
+	const struct clock_id *c = arg;
+	struct ts64 vt = { -1, -1 }, st = { -1, -1 };
+	int serr = sys_clock(SYS_gettime64, c->id, &st);
+	struct vdso_ret v = vdso_call(vdso_gettime, c->id, (long)&vt);
 
-		report(!g.so && g.r3 == 0 && !rerr && ts_ns(vr) == ts_ns(sr) &&
-		       !n.so && n.r3 == 0,
-		       "abi: clock_getres(%d) = %" PRId64 " ns as the syscall's %"
-		       PRId64 ", NULL accepted", served[i], ts_ns(vr), ts_ns(sr));
-	}
+	/* A CPU clock read after the syscall cannot be behind it. */
+	report(v.so == (serr != 0) && (!v.so ? v.r3 == 0 && ts_ns(vt) >= ts_ns(st)
+					     : v.r3 == serr),
+	       "abi: clock_gettime(%s): vDSO r3=%ld so=%d, syscall errno %d",
+	       c->name, v.r3, v.so, serr);
+}
+
+static void test_abi_getres_id(const void *arg)
+{
+	const struct clock_id *c = arg;
+	struct ts64 vr = { -1, -1 }, sr = { -1, -1 };
+	int rerr = sys_clock(SYS_getres64, c->id, &sr);
+	struct vdso_ret g = vdso_call(vdso_getres, c->id, (long)&vr);
+
+	report(g.so == (rerr != 0) &&
+	       (g.so ? g.r3 == rerr : g.r3 == 0 && ts_ns(vr) == ts_ns(sr)),
+	       "abi: clock_getres(%s): vDSO r3=%ld so=%d res %" PRId64
+	       ", syscall errno %d res %" PRId64,
+	       c->name, g.r3, g.so, ts_ns(vr), rerr, ts_ns(sr));
+}
+
+static void test_abi_served(const void *arg)
+{
+	int clk = *(const int *)arg;
+	struct ts64 vr = { -1, -1 }, sr = { -1, -1 };
+	int rerr = sys_clock(SYS_getres64, clk, &sr);
+	struct vdso_ret g = vdso_call(vdso_getres, clk, (long)&vr);
+	struct vdso_ret n = vdso_call(vdso_getres, clk, 0);
+
+	report(!g.so && g.r3 == 0 && !rerr && ts_ns(vr) == ts_ns(sr) &&
+	       !n.so && n.r3 == 0,
+	       "abi: clock_getres(%d) = %" PRId64 " ns as the syscall's %"
+	       PRId64 ", NULL accepted", clk, ts_ns(vr), ts_ns(sr));
 }
 
 /*
@@ -237,7 +243,30 @@ static const int bad_pointer_clocks[] = {
 	CLOCK_PROCESS_CPUTIME_ID
 };
 
-static void test_abi_pointers(void)
+static struct bad_call {
+	const char *name;
+	void *p;
+	int clk;
+} bad_calls[BAD_POINTERS][TEST_ARRAY_SIZE(bad_pointer_clocks)];
+
+static void test_abi_pointer(const void *arg)
+{
+	const struct bad_call *b = arg;
+	int serr = sys_clock(SYS_gettime64, b->clk, b->p);
+	int status;
+
+	bad_pointer = b->p;
+	bad_clock = b->clk;
+	status = in_child(gettime_bad_pointer, (long)vdso_gettime);
+	report(serr == EFAULT && (status == 0 || status == 128 + SIGSEGV),
+	       "abi: clock_gettime(%d, %s): syscall errno %d, vDSO %s",
+	       b->clk, b->name, serr,
+	       status == 0 ? "EFAULT" : status == 128 + SIGSEGV ?
+	       "SIGSEGV" : "neither EFAULT nor SIGSEGV");
+}
+
+/* The read-only page stays mapped for its cases, to the end. */
+static void add_abi_pointer_cases(void)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	char *ro = mmap(NULL, page, PROT_READ, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -245,25 +274,15 @@ static void test_abi_pointers(void)
 	const struct { const char *name; void *p; } ptrs[BAD_POINTERS] = {
 		{ "NULL", NULL }, { "unmapped", gone }, { "read-only", ro },
 	};
-	const int *clocks = bad_pointer_clocks;
 
 	munmap(gone, page);
 	for (size_t p = 0; p < BAD_POINTERS; p++) {
 		for (size_t c = 0; c < TEST_ARRAY_SIZE(bad_pointer_clocks); c++) {
-			int serr = sys_clock(SYS_gettime64, clocks[c], ptrs[p].p);
-			int status;
-
-			bad_pointer = ptrs[p].p;
-			bad_clock = clocks[c];
-			status = in_child(gettime_bad_pointer, (long)vdso_gettime);
-			report(serr == EFAULT && (status == 0 || status == 128 + SIGSEGV),
-			       "abi: clock_gettime(%d, %s): syscall errno %d, vDSO %s",
-			       clocks[c], ptrs[p].name, serr,
-			       status == 0 ? "EFAULT" : status == 128 + SIGSEGV ?
-			       "SIGSEGV" : "neither EFAULT nor SIGSEGV");
+			bad_calls[p][c] = (struct bad_call){ ptrs[p].name, ptrs[p].p,
+							      bad_pointer_clocks[c] };
+			test_add_case(test_abi_pointer, &bad_calls[p][c]);
 		}
 	}
-	munmap(ro, page);
 }
 
 struct timeval_k {
@@ -271,41 +290,41 @@ struct timeval_k {
 	long usec;
 };
 
-/* gettimeofday with and without each pointer, and time(); or that both
- * are absent. */
-#define GETTIMEOFDAY_TIME_RESULTS	(vdso_gettimeofday && vdso_time ? 4 + 1 : 1)
+/* gettimeofday with and without each pointer. */
+static const struct gettimeofday_call { bool tv, tz; } gettimeofday_calls[] = {
+	{ false, false }, { true, false }, { false, true }, { true, true },
+};
 
-static void test_abi_gettimeofday_time(void)
+static void test_abi_gettimeofday(const void *arg)
 {
-	if (time32_absent("abi"))
-		return;
-	for (int mask = 0; mask < 4; mask++) {
-		struct timeval_k tv = { -1, -1 }, stv;
-		int tz[2] = { -1, -1 }, stz[2];
-		void *tvp = mask & 1 ? &tv : NULL, *tzp = mask & 2 ? tz : NULL;
-		long serr = syscall(SYS_gettimeofday, &stv, stz);
-		struct vdso_ret r = vdso_call(vdso_gettimeofday, (long)tvp, (long)tzp);
-		bool tv_ok = !tvp || (tv.sec - stv.sec <= 1 && tv.sec >= stv.sec &&
-				      tv.usec >= 0 && tv.usec < 1000000);
-		bool tz_ok = !tzp || (tz[0] == stz[0] && tz[1] == stz[1]);
+	const struct gettimeofday_call *a = arg;
+	struct timeval_k tv = { -1, -1 }, stv;
+	int tz[2] = { -1, -1 }, stz[2];
+	void *tvp = a->tv ? &tv : NULL, *tzp = a->tz ? tz : NULL;
+	long serr = syscall(SYS_gettimeofday, &stv, stz);
+	struct vdso_ret r = vdso_call(vdso_gettimeofday, (long)tvp, (long)tzp);
+	bool tv_ok = !tvp || (tv.sec - stv.sec <= 1 && tv.sec >= stv.sec &&
+			      tv.usec >= 0 && tv.usec < 1000000);
+	bool tz_ok = !tzp || (tz[0] == stz[0] && tz[1] == stz[1]);
 
-		report(!serr && !r.so && r.r3 == 0 && tv_ok && tz_ok,
-		       "abi: gettimeofday(%s, %s): r3=%ld so=%d tv %ld.%06ld tz %d/%d "
-		       "(syscall tz %d/%d)", tvp ? "tv" : "NULL", tzp ? "tz" : "NULL",
-		       r.r3, r.so, tv.sec, tv.usec, tz[0], tz[1], stz[0], stz[1]);
-	}
-	{
-		long t = -1, before = syscall(SYS_time, NULL);
-		struct vdso_ret a = vdso_call(vdso_time, 0, 0);
-		struct vdso_ret b = vdso_call(vdso_time, (long)&t, 0);
-		long after = syscall(SYS_time, NULL);
+	report(!serr && !r.so && r.r3 == 0 && tv_ok && tz_ok,
+	       "abi: gettimeofday(%s, %s): r3=%ld so=%d tv %ld.%06ld tz %d/%d "
+	       "(syscall tz %d/%d)", tvp ? "tv" : "NULL", tzp ? "tz" : "NULL",
+	       r.r3, r.so, tv.sec, tv.usec, tz[0], tz[1], stz[0], stz[1]);
+}
 
-		/* Like the coarse clocks, the second is a copy: it may lag by one. */
-		report(!a.so && !b.so && a.r3 >= before - 1 && a.r3 <= after &&
-		       b.r3 == t && t >= a.r3 && t <= after,
-		       "abi: time(NULL) = %ld, time(&t) = %ld, t = %ld, syscall %ld..%ld",
-		       a.r3, b.r3, t, before, after);
-	}
+static void test_abi_time(const void *unused __attribute__((unused)))
+{
+	long t = -1, before = syscall(SYS_time, NULL);
+	struct vdso_ret a = vdso_call(vdso_time, 0, 0);
+	struct vdso_ret b = vdso_call(vdso_time, (long)&t, 0);
+	long after = syscall(SYS_time, NULL);
+
+	/* Like the coarse clocks, the second is a copy: it may lag by one. */
+	report(!a.so && !b.so && a.r3 >= before - 1 && a.r3 <= after &&
+	       b.r3 == t && t >= a.r3 && t <= after,
+	       "abi: time(NULL) = %ld, time(&t) = %ld, t = %ld, syscall %ld..%ld",
+	       a.r3, b.r3, t, before, after);
 }
 
 static uint64_t read_tb(void)
@@ -365,7 +384,7 @@ static struct tb_bracket tb_bracket_now(void)
  * brackets' inner and outer spans; the vDSO's frequency must fall in
  * that range, widened by 0.1% for the host's own rate error.
  */
-static void test_abi_tbfreq(void)
+static void test_abi_tbfreq(const void *unused __attribute__((unused)))
 {
 	struct vdso_ret r = vdso_call(vdso_tbfreq, 0, 0);
 	uint64_t freq = tbfreq_of(r);
@@ -426,17 +445,17 @@ static void agree(int clk, const char *name)
 	       worst_sv, clk < 0 ? "s" : "ns", worst_vs, clk < 0 ? "s" : "ns");
 }
 
-static void test_agree(void)
+static void test_agree_clock(const void *arg)
 {
 	char name[32];
 
-	usleep(100000);		/* the timekeeper's warm-up */
-	for (size_t i = 0; i < NSERVED; i++) {
-		snprintf(name, sizeof(name), "clock %d", served[i]);
-		agree(served[i], name);
-	}
-	if (!time32_absent("agree: time()"))
-		agree(-1, "time()");
+	snprintf(name, sizeof(name), "clock %d", *(const int *)arg);
+	agree(*(const int *)arg, name);
+}
+
+static void test_agree_time(const void *unused __attribute__((unused)))
+{
+	agree(-1, "time()");
 }
 
 /*
@@ -551,14 +570,66 @@ static int64_t ticks_ns(int64_t ticks, uint64_t freq)
 	return (int64_t)((double)ticks * 1e9 / freq + 0.5);
 }
 
-/* RESULTS_AFTER: how many results the caller reports after these. */
-static void run_steps(const char *mode, long reads, unsigned int results_after)
+/*
+ * What a run of the readers saw, which its cases judge: the timebase,
+ * the SKIP if it cannot tell, each served clock.
+ */
+static struct {
+	const char *mode;
+	long reads;
+	uint64_t freq;
+	struct steps all[NSOURCES];
+	bool tb_tells;
+} steps_seen;
+
+static void test_timebase_steps(const void *unused __attribute__((unused)))
+{
+	const struct steps *tb = &steps_seen.all[NSERVED];
+
+	report(tb->own == 0,
+	       "%s: bare timebase (mftb, %" PRIu64 " Hz): 2 threads x %ld "
+	       "readings in %d rounds: back in a thread %ld (worst %" PRId64
+	       " ns), across threads %ld (worst %" PRId64 " ns)",
+	       steps_seen.mode, steps_seen.freq, steps_seen.reads * STEP_ROUNDS,
+	       STEP_ROUNDS, tb->own, tb->own_worst, tb->cross, tb->cross_worst);
+}
+
+static void test_hres_steps_skipped(const void *unused __attribute__((unused)))
+{
+	char why[200];
+
+	snprintf(why, sizeof(why), "the bare timebase steps back %" PRId64
+		 " ns across threads, too near a torn read's %d to tell the "
+		 "two apart", steps_seen.all[NSERVED].cross_worst, STEP_TEAR_NS);
+	test_skip(why, "%s: hres clocks across threads", steps_seen.mode);
+}
+
+static void test_clock_steps(const void *arg)
+{
+	const struct steps *s = arg, *tb = &steps_seen.all[NSERVED];
+	int clk = served[s - steps_seen.all];
+	bool coarse = clk == CLOCK_REALTIME_COARSE || clk == CLOCK_MONOTONIC_COARSE;
+	/* No timebase in a coarse clock: loads only, kept in order on x86. */
+	int64_t allowed = coarse ? 0 : !steps_seen.tb_tells ? INT64_MAX :
+			  tb->cross_worst + STEP_SLACK_NS;
+
+	report(s->own == 0 && s->cross_worst <= allowed,
+	       "%s: clock %d: 2 threads x %ld readings in %d rounds: back "
+	       "in a thread %ld (worst %" PRId64 " ns), across threads %ld "
+	       "(worst %" PRId64 " ns, allowed %" PRId64 "; bare timebase "
+	       "%ld, worst %" PRId64 " ns)", steps_seen.mode, clk,
+	       steps_seen.reads * STEP_ROUNDS, STEP_ROUNDS, s->own,
+	       s->own_worst, s->cross, s->cross_worst,
+	       allowed, tb->cross, tb->cross_worst);
+}
+
+/* Runs the readers, READS per source and round, and adds the cases. */
+static void run_steps(const char *mode, long reads)
 {
 	struct step_reader r[2] = { { .reads = reads }, { .reads = reads } };
 	uint64_t freq = tbfreq_of(vdso_call(vdso_tbfreq, 0, 0));
-	struct steps all[NSOURCES] = { 0 };
+	struct steps *all = steps_seen.all;
 	pthread_t tid[2];
-	bool tb_tells;
 
 	pthread_barrier_init(&step_phase, NULL, 2);
 	for (int i = 0; i < 2; i++)
@@ -580,47 +651,16 @@ static void run_steps(const char *mode, long reads, unsigned int results_after)
 	}
 	all[NSERVED].own_worst = ticks_ns(all[NSERVED].own_worst, freq);
 	all[NSERVED].cross_worst = ticks_ns(all[NSERVED].cross_worst, freq);
+	steps_seen.mode = mode;
+	steps_seen.reads = reads;
+	steps_seen.freq = freq;
+	steps_seen.tb_tells = all[NSERVED].cross_worst <= STEP_TEAR_NS / 2;
 
-	tb_tells = all[NSERVED].cross_worst <= STEP_TEAR_NS / 2;
-	/* The timebase, the SKIP if it cannot tell, each served clock. */
-	test_plan(1 + !tb_tells + NSERVED + results_after);
-	report(all[NSERVED].own == 0,
-	       "%s: bare timebase (mftb, %" PRIu64 " Hz): 2 threads x %ld "
-	       "readings in %d rounds: back in a thread %ld (worst %" PRId64
-	       " ns), across threads %ld (worst %" PRId64 " ns)",
-	       mode, freq, reads * STEP_ROUNDS, STEP_ROUNDS, all[NSERVED].own,
-	       all[NSERVED].own_worst, all[NSERVED].cross,
-	       all[NSERVED].cross_worst);
-	if (!tb_tells) {
-		char why[200];
-
-		snprintf(why, sizeof(why), "the bare timebase steps back %" PRId64
-			 " ns across threads, too near a torn read's %d to tell the "
-			 "two apart", all[NSERVED].cross_worst, STEP_TEAR_NS);
-		test_skip(why, "%s: hres clocks across threads", mode);
-	}
-	for (size_t src = 0; src < NSERVED; src++) {
-		int clk = served[src];
-		bool coarse = clk == CLOCK_REALTIME_COARSE ||
-			      clk == CLOCK_MONOTONIC_COARSE;
-		/* No timebase in a coarse clock: loads only, kept in order on x86. */
-		int64_t allowed = coarse ? 0 : !tb_tells ? INT64_MAX :
-				  all[NSERVED].cross_worst + STEP_SLACK_NS;
-
-		report(all[src].own == 0 && all[src].cross_worst <= allowed,
-		       "%s: clock %d: 2 threads x %ld readings in %d rounds: back "
-		       "in a thread %ld (worst %" PRId64 " ns), across threads %ld "
-		       "(worst %" PRId64 " ns, allowed %" PRId64 "; bare timebase "
-		       "%ld, worst %" PRId64 " ns)", mode, clk,
-		       reads * STEP_ROUNDS, STEP_ROUNDS, all[src].own,
-		       all[src].own_worst, all[src].cross, all[src].cross_worst,
-		       allowed, all[NSERVED].cross, all[NSERVED].cross_worst);
-	}
-}
-
-static void test_monotonic(void)
-{
-	run_steps("monotonic", 1000000 / STEP_ROUNDS, 0);
+	test_add_case(test_timebase_steps, NULL);
+	if (!steps_seen.tb_tells)
+		test_add_case(test_hres_steps_skipped, NULL);
+	for (size_t src = 0; src < NSERVED; src++)
+		test_add_case(test_clock_steps, &all[src]);
 }
 
 /*
@@ -629,20 +669,24 @@ static void test_monotonic(void)
  * timebase's own, or as a reading outside the syscall bracket around the
  * whole run.
  */
-static void test_torture(void)
-{
-	const long per_phase = 10000000 / NSERVED / 2 / STEP_ROUNDS + 1;
-	struct ts64 before = sys_now(CLOCK_MONOTONIC), after;
-	int64_t high;
+static struct ts64 torture_before, torture_after;
 
-	run_steps("torture", per_phase, 1);
-	after = sys_now(CLOCK_MONOTONIC);
-	high = atomic_load(&source_high[1]);	/* CLOCK_MONOTONIC */
-	report(high >= ts_ns(before) && high <= ts_ns(after),
-	       "torture: %ld vDSO reads against the timekeeper: the last "
+static void test_torture_bracket(const void *unused __attribute__((unused)))
+{
+	int64_t high = atomic_load(&source_high[1]);	/* CLOCK_MONOTONIC */
+	bool within = high >= ts_ns(torture_before) && high <= ts_ns(torture_after);
+
+	report(within, "torture: %ld vDSO reads against the timekeeper: the last "
 	       "MONOTONIC within the run's syscall bracket: %s",
-	       per_phase * STEP_ROUNDS * 2 * (long)NSERVED,
-	       high >= ts_ns(before) && high <= ts_ns(after) ? "yes" : "no");
+	       steps_seen.reads * STEP_ROUNDS * 2 * (long)NSERVED, within ? "yes" : "no");
+}
+
+static void run_torture(void)
+{
+	torture_before = sys_now(CLOCK_MONOTONIC);
+	run_steps("torture", 10000000 / NSERVED / 2 / STEP_ROUNDS + 1);
+	torture_after = sys_now(CLOCK_MONOTONIC);
+	test_add_case(test_torture_bracket, NULL);
 }
 
 /* For one-cpu: the first CPU this thread may run on. */
@@ -663,18 +707,41 @@ static int first_cpu(void)
 /*
  * This libc waits for threads with the futex system call of 32-bit
  * time_t, which a ppc32 kernel without COMPAT_32BIT_TIME lacks (glibc
- * then aborts): there the threaded tests say SKIP, their one result.
+ * then aborts): there the threaded tests say SKIP, their one case.
  */
-static bool threads_can_wait(const char *what)
+static bool threads_can_wait(void)
 {
 	int word = 0;
 
-	if (syscall(SYS_futex, &word, FUTEX_WAKE, 1, NULL, NULL, 0) != -1 || errno != ENOSYS)
-		return true;
-	test_plan(1);
+	return syscall(SYS_futex, &word, FUTEX_WAKE, 1, NULL, NULL, 0) != -1 ||
+	       errno != ENOSYS;
+}
+
+static void test_threads_cannot_wait(const void *what)
+{
 	test_skip("no futex system call for 32-bit time_t (a kernel without "
-		  "COMPAT_32BIT_TIME), which this C library's threads need", "%s", what);
-	return false;
+		  "COMPAT_32BIT_TIME), which this C library's threads need", "%s",
+		  (const char *)what);
+}
+
+static void add_abi_cases(void)
+{
+	set_cpu_clock_ids();
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(ids); i++) {
+		test_add_case(test_abi_gettime_id, &ids[i]);
+		test_add_case(test_abi_getres_id, &ids[i]);
+	}
+	for (size_t i = 0; i < NSERVED; i++)
+		test_add_case(test_abi_served, &served[i]);
+	add_abi_pointer_cases();
+	if (time32_present()) {
+		for (size_t i = 0; i < TEST_ARRAY_SIZE(gettimeofday_calls); i++)
+			test_add_case(test_abi_gettimeofday, &gettimeofday_calls[i]);
+		test_add_case(test_abi_time, NULL);
+	} else {
+		test_add_case(test_time32_absent, "abi");
+	}
+	test_add_case(test_abi_tbfreq, NULL);
 }
 
 int main(int argc, char **argv)
@@ -684,16 +751,7 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	find_vdso();
 	if (!strcmp(what, "abi")) {
-		/* getres and gettime per id, getres per served clock, a
-		 * bad pointer per clock, gettimeofday and time, tbfreq. */
-		test_plan(2 * TEST_ARRAY_SIZE(ids) + NSERVED +
-			  BAD_POINTERS * TEST_ARRAY_SIZE(bad_pointer_clocks) +
-			  GETTIMEOFDAY_TIME_RESULTS + 1);
-		test_abi_ids();
-		test_abi_served();
-		test_abi_pointers();
-		test_abi_gettimeofday_time();
-		test_abi_tbfreq();
+		add_abi_cases();
 	} else if (!strcmp(what, "agree")) {
 		cpu_set_t one;
 
@@ -705,25 +763,30 @@ int main(int argc, char **argv)
 			perror("vdso-clock-test: sched_setaffinity");
 			return 2;
 		}
-		test_plan(NSERVED + 1);	/* each served clock, time() */
-		test_agree();
+		for (size_t i = 0; i < NSERVED; i++)
+			test_add_case(test_agree_clock, &served[i]);
+		test_add_case(time32_present() ? test_agree_time : test_time32_absent,
+			      "agree: time()");
+		usleep(100000);		/* the timekeeper's warm-up */
 	} else if ((!strcmp(what, "monotonic") || !strcmp(what, "torture")) &&
 		   (argc == 2 || (argc == 3 && !strcmp(argv[2], "one-cpu")))) {
-		if (!threads_can_wait(what))
-			return 0;
 		if (argc == 3)
 			step_cpu = first_cpu();
-		if (!strcmp(what, "monotonic"))
-			test_monotonic();
+		if (!threads_can_wait())
+			test_add_case(test_threads_cannot_wait, what);
+		else if (!strcmp(what, "monotonic"))
+			run_steps("monotonic", 1000000 / STEP_ROUNDS);
 		else
-			test_torture();
+			run_torture();
 	} else if (!strcmp(what, "calls") && argc == 4) {
+		/* No TAP: a count of the system calls these make is the test. */
 		for (long n = strtol(argv[3], NULL, 0); n > 0; n--)
 			vdso_now(atoi(argv[2]));
+		return 0;
 	} else {
 		fprintf(stderr, "usage: %s abi|agree|monotonic [one-cpu]"
 			"|torture [one-cpu]|calls CLOCK N\n", argv[0]);
 		return 2;
 	}
-	return test_failures != 0;
+	return test_run_cases();
 }

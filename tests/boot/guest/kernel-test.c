@@ -187,46 +187,69 @@ static void expect_calls(const char *what, void (*fn)(long), long arg, long want
 	       CALLS, what, n, want);
 }
 
-/* Each served clock between two system call readings, CALLS times. */
-static void check_bracket(const char *what)
-{
-	for (size_t i = 0; i < NSERVED; i++) {
-		int clk = served[i];
-		long bad = 0;
-		int64_t worst = 0;
-
-		for (int n = 0; n < CALLS; n++) {
-			int64_t before = sys_now(clk), v = libc_now(clk), after = sys_now(clk);
-
-			if (v < before || v > after) {
-				bad++;
-				if (before - v > worst)
-					worst = before - v;
-				if (v - after > worst)
-					worst = v - after;
-			}
-		}
-		report(bad == 0, "%s: clock %d: %d libc readings within the system call's "
-		       "bracket: %ld outside (worst by %" PRId64 " ns)", what, clk, CALLS,
-		       bad, worst);
-	}
-}
-
-static void test_libc(void)
+static void test_libc_gettime(const void *arg)
 {
 	char what[64];
 
-	for (size_t i = 0; i < NSERVED; i++) {
-		snprintf(what, sizeof(what), "clock_gettime(clock %d)", served[i]);
-		expect_calls(what, call_gettime, served[i], 0);
-	}
+	snprintf(what, sizeof(what), "clock_gettime(clock %d)", *(const int *)arg);
+	expect_calls(what, call_gettime, *(const int *)arg, 0);
+}
+
+static const struct libc_calls {
+	const char *what;
+	void (*fn)(long);
+	long arg, want;
+} libc_calls[] = {
 	/* The control: the vDSO hands CPU-time clocks to the kernel. */
-	expect_calls("clock_gettime(CLOCK_PROCESS_CPUTIME_ID)", call_gettime,
-		     CLOCK_PROCESS_CPUTIME_ID, CALLS);
-	expect_calls("clock_getres(CLOCK_MONOTONIC)", call_getres, CLOCK_MONOTONIC, 0);
-	expect_calls("gettimeofday", call_gettimeofday, 0, 0);
-	expect_calls("time", call_time, 0, 0);
-	check_bracket("libc");
+	{ "clock_gettime(CLOCK_PROCESS_CPUTIME_ID)", call_gettime,
+	  CLOCK_PROCESS_CPUTIME_ID, CALLS },
+	{ "clock_getres(CLOCK_MONOTONIC)", call_getres, CLOCK_MONOTONIC, 0 },
+	{ "gettimeofday", call_gettimeofday, 0, 0 },
+	{ "time", call_time, 0, 0 },
+};
+
+static void test_libc_calls(const void *arg)
+{
+	const struct libc_calls *c = arg;
+
+	expect_calls(c->what, c->fn, c->arg, c->want);
+}
+
+/* A served clock between two system call readings, CALLS times. */
+static void check_bracket(const char *what, int clk)
+{
+	long bad = 0;
+	int64_t worst = 0;
+
+	for (int n = 0; n < CALLS; n++) {
+		int64_t before = sys_now(clk), v = libc_now(clk), after = sys_now(clk);
+
+		if (v < before || v > after) {
+			bad++;
+			if (before - v > worst)
+				worst = before - v;
+			if (v - after > worst)
+				worst = v - after;
+		}
+	}
+	report(bad == 0, "%s: clock %d: %d libc readings within the system call's "
+	       "bracket: %ld outside (worst by %" PRId64 " ns)", what, clk, CALLS,
+	       bad, worst);
+}
+
+static void test_libc_bracket(const void *arg)
+{
+	check_bracket("libc", *(const int *)arg);
+}
+
+static void add_libc_cases(void)
+{
+	for (size_t i = 0; i < NSERVED; i++)
+		test_add_case(test_libc_gettime, &served[i]);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(libc_calls); i++)
+		test_add_case(test_libc_calls, &libc_calls[i]);
+	for (size_t i = 0; i < NSERVED; i++)
+		test_add_case(test_libc_bracket, &served[i]);
 }
 
 /* Offsets of the new namespace, in seconds. */
@@ -238,7 +261,13 @@ struct timens_reading {
 	uint64_t tbfreq;
 };
 
-static struct timens_reading *shared;
+/*
+ * The child's readings in the namespace (written to shared, kept in
+ * inside), and the system call's outside, before and after.
+ */
+static struct timens_reading *shared, inside;
+static struct timens_reading before, after;
+static bool timens_entered;
 
 static void read_in_timens(long unused)
 {
@@ -250,24 +279,14 @@ static void read_in_timens(long unused)
 	shared->tbfreq = __ppc_get_timebase_freq();
 }
 
-static void report_shift(const char *name, int64_t before, int64_t got,
-			 int64_t after, int64_t offset_s)
-{
-	int64_t lo = before + offset_s * 1000000000, hi = after + offset_s * 1000000000;
-
-	report(got >= lo && got <= hi, "timens: %s in the namespace %" PRId64
-	       " ns, outside's +%" PRId64 " s bracket [%" PRId64 ", %" PRId64 "]",
-	       name, got, offset_s, lo, hi);
-}
-
-static void test_timens(void)
+/* Enters a new time namespace and reads it in a child: the first case. */
+static void test_timens_readings(const void *unused)
 {
 	char offsets[64];
 	int fd, len;
 	long n;
-	struct timens_reading outside;
-	int64_t real0, mono0, boot0, coarse0, real1, mono1, boot1, coarse1;
 
+	(void)unused;
 	shared = mmap(NULL, sizeof(*shared), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (shared == MAP_FAILED || unshare(CLONE_NEWTIME)) {
@@ -283,26 +302,72 @@ static void test_timens(void)
 		return;
 	}
 	close(fd);
-	outside.tbfreq = __ppc_get_timebase_freq();
-	real0 = sys_now(CLOCK_REALTIME);
-	mono0 = sys_now(CLOCK_MONOTONIC);
-	boot0 = sys_now(CLOCK_BOOTTIME);
-	coarse0 = sys_now(CLOCK_MONOTONIC_COARSE);
+	before.tbfreq = __ppc_get_timebase_freq();
+	before.real = sys_now(CLOCK_REALTIME);
+	before.mono = sys_now(CLOCK_MONOTONIC);
+	before.boot = sys_now(CLOCK_BOOTTIME);
+	before.mono_coarse = sys_now(CLOCK_MONOTONIC_COARSE);
 	n = count_syscalls(is_time_syscall, read_in_timens, 0);
-	coarse1 = sys_now(CLOCK_MONOTONIC_COARSE);
-	boot1 = sys_now(CLOCK_BOOTTIME);
-	mono1 = sys_now(CLOCK_MONOTONIC);
-	real1 = sys_now(CLOCK_REALTIME);
+	after.mono_coarse = sys_now(CLOCK_MONOTONIC_COARSE);
+	after.boot = sys_now(CLOCK_BOOTTIME);
+	after.mono = sys_now(CLOCK_MONOTONIC);
+	after.real = sys_now(CLOCK_REALTIME);
+	inside = *shared;
+	timens_entered = true;
 	report(n == 0, "timens: 4 clock readings and the timebase frequency in the "
 	       "namespace made %ld time system calls (the vDSO's namespace path)", n);
-	report_shift("CLOCK_MONOTONIC", mono0, shared->mono, mono1, TIMENS_MONOTONIC);
-	report_shift("CLOCK_BOOTTIME", boot0, shared->boot, boot1, TIMENS_BOOTTIME);
-	report_shift("CLOCK_MONOTONIC_COARSE", coarse0, shared->mono_coarse, coarse1,
-		     TIMENS_MONOTONIC);
-	report_shift("CLOCK_REALTIME (not shifted)", real0, shared->real, real1, 0);
-	report(shared->tbfreq == outside.tbfreq && outside.tbfreq != 0,
+}
+
+/* The readings the first case took, or this case's failure. */
+static bool timens_read(const char *what)
+{
+	if (!timens_entered)
+		test_fail("no readings: the namespace was not set up",
+			  "timens: %s in the namespace", what);
+	return timens_entered;
+}
+
+static const struct timens_shift {
+	const char *name;
+	const int64_t *before, *got, *after;
+	int64_t offset_s;
+} timens_shifts[] = {
+	{ "CLOCK_MONOTONIC", &before.mono, &inside.mono, &after.mono, TIMENS_MONOTONIC },
+	{ "CLOCK_BOOTTIME", &before.boot, &inside.boot, &after.boot, TIMENS_BOOTTIME },
+	{ "CLOCK_MONOTONIC_COARSE", &before.mono_coarse, &inside.mono_coarse,
+	  &after.mono_coarse, TIMENS_MONOTONIC },
+	{ "CLOCK_REALTIME (not shifted)", &before.real, &inside.real, &after.real, 0 },
+};
+
+static void test_timens_shift(const void *arg)
+{
+	const struct timens_shift *t = arg;
+	int64_t lo = *t->before + t->offset_s * 1000000000;
+	int64_t hi = *t->after + t->offset_s * 1000000000;
+
+	if (!timens_read(t->name))
+		return;
+	report(*t->got >= lo && *t->got <= hi, "timens: %s in the namespace %" PRId64
+	       " ns, outside's +%" PRId64 " s bracket [%" PRId64 ", %" PRId64 "]",
+	       t->name, *t->got, t->offset_s, lo, hi);
+}
+
+static void test_timens_tbfreq(const void *unused)
+{
+	(void)unused;
+	if (!timens_read("the timebase frequency"))
+		return;
+	report(inside.tbfreq == before.tbfreq && before.tbfreq != 0,
 	       "timens: the timebase frequency in the namespace %" PRIu64
-	       " Hz, outside %" PRIu64 " Hz", shared->tbfreq, outside.tbfreq);
+	       " Hz, outside %" PRIu64 " Hz", inside.tbfreq, before.tbfreq);
+}
+
+static void add_timens_cases(void)
+{
+	test_add_case(test_timens_readings, NULL);
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(timens_shifts); i++)
+		test_add_case(test_timens_shift, &timens_shifts[i]);
+	test_add_case(test_timens_tbfreq, NULL);
 }
 
 /* Each served clock against the system call for about `ms` milliseconds. */
@@ -329,30 +394,58 @@ static void check_steady(const char *what, int ms)
 	       outside, back);
 }
 
-static void test_settime(void)
+/*
+ * Cases in turn: each a step of the clocks' settings, or a check of them
+ * after the steps before it; the last sets them back.
+ */
+#define SETTIME_STEP	1000000		/* s: about 11.6 days forward */
+
+static int64_t settime_real, settime_mono;	/* before the first step */
+
+static void test_settime_step(const void *unused)
 {
-	const int64_t step = 1000000;	/* s: about 11.6 days forward */
-	struct timex tx = { 0 };
 	struct timespec ts;
-	int64_t real = sys_now(CLOCK_REALTIME), mono = sys_now(CLOCK_MONOTONIC);
-	int64_t tai, realtime, offset;
 	int rc;
 
-	ts.tv_sec = real / 1000000000 + step;
-	ts.tv_nsec = real % 1000000000;
+	(void)unused;
+	settime_real = sys_now(CLOCK_REALTIME);
+	settime_mono = sys_now(CLOCK_MONOTONIC);
+	ts.tv_sec = settime_real / 1000000000 + SETTIME_STEP;
+	ts.tv_nsec = settime_real % 1000000000;
 	rc = clock_settime(CLOCK_REALTIME, &ts);
 	report(rc == 0, "settime: clock_settime(CLOCK_REALTIME, +%" PRId64 " s): %s",
-	       step, rc ? strerror(errno) : "done");
-	realtime = libc_now(CLOCK_REALTIME);
-	report(realtime - real >= step * 1000000000 &&
-	       realtime - real < (step + 60) * 1000000000,
-	       "settime: CLOCK_REALTIME moved by %" PRId64 " ns", realtime - real);
-	check_bracket("settime");
+	       (int64_t)SETTIME_STEP, rc ? strerror(errno) : "done");
+}
 
-	tx.modes = ADJ_TAI;
-	tx.constant = 37;
-	rc = adjtimex(&tx);
+static void test_settime_moved(const void *unused)
+{
+	const int64_t step = SETTIME_STEP;
+	int64_t moved = libc_now(CLOCK_REALTIME) - settime_real;
+
+	(void)unused;
+	report(moved >= step * 1000000000 && moved < (step + 60) * 1000000000,
+	       "settime: CLOCK_REALTIME moved by %" PRId64 " ns", moved);
+}
+
+static void test_settime_bracket(const void *arg)
+{
+	check_bracket("settime", *(const int *)arg);
+}
+
+static void test_settime_tai_set(const void *unused)
+{
+	struct timex tx = { .modes = ADJ_TAI, .constant = 37 };
+	int rc = adjtimex(&tx);
+
+	(void)unused;
 	report(rc >= 0, "settime: adjtimex(ADJ_TAI, 37): %s", rc < 0 ? strerror(errno) : "done");
+}
+
+static void test_settime_tai_read(const void *unused)
+{
+	int64_t tai, realtime, offset;
+
+	(void)unused;
 	/* TAI read before REALTIME: the difference is 37 s less the gap. */
 	usleep(20000);		/* the next tick publishes it */
 	tai = libc_now(CLOCK_TAI);
@@ -361,27 +454,60 @@ static void test_settime(void)
 	report(offset <= 37000000000 && offset > 37000000000 - 10000000,
 	       "settime: CLOCK_TAI - CLOCK_REALTIME after adjtimex(ADJ_TAI) %" PRId64
 	       " ns (37 s less the gap between the readings)", offset);
+}
 
-	tx.modes = ADJ_FREQUENCY;
-	tx.freq = 500 << 16;	/* +500 ppm, the most adjtimex takes */
-	rc = adjtimex(&tx);
+static void test_settime_freq_set(const void *unused)
+{
+	/* +500 ppm, the most adjtimex takes */
+	struct timex tx = { .modes = ADJ_FREQUENCY, .freq = 500 << 16 };
+	int rc = adjtimex(&tx);
+
+	(void)unused;
 	report(rc >= 0, "settime: adjtimex(ADJ_FREQUENCY, +500 ppm): %s",
 	       rc < 0 ? strerror(errno) : "done");
+}
+
+static void test_settime_steady_fast(const void *unused)
+{
+	(void)unused;
 	check_steady("settime: +500 ppm", 300);
-	tx.freq = 0;
+}
+
+static void test_settime_steady_back(const void *unused)
+{
+	struct timex tx = { .modes = ADJ_FREQUENCY, .freq = 0 };
+
+	(void)unused;
 	adjtimex(&tx);
 	check_steady("settime: frequency back", 100);
+}
 
-	/* Back to where realtime would be, and the TAI offset to 0. */
-	real = sys_now(CLOCK_REALTIME) - step * 1000000000;
-	ts.tv_sec = real / 1000000000;
-	ts.tv_nsec = real % 1000000000;
+/* Back to where realtime would be, and the TAI offset to 0. */
+static void test_settime_back(const void *unused)
+{
+	int64_t real = sys_now(CLOCK_REALTIME) - (int64_t)SETTIME_STEP * 1000000000;
+	struct timespec ts = { .tv_sec = real / 1000000000, .tv_nsec = real % 1000000000 };
+	struct timex tx = { .modes = ADJ_TAI, .constant = 0 };
+
+	(void)unused;
 	clock_settime(CLOCK_REALTIME, &ts);
-	tx.modes = ADJ_TAI;
-	tx.constant = 0;
 	adjtimex(&tx);
-	report(sys_now(CLOCK_MONOTONIC) > mono,
+	report(sys_now(CLOCK_MONOTONIC) > settime_mono,
 	       "settime: CLOCK_MONOTONIC went on through the steps");
+}
+
+static void add_settime_cases(void)
+{
+	test_add_case(test_settime_step, NULL);
+	test_add_case(test_settime_moved, NULL);
+	for (size_t i = 0; i < NSERVED; i++)
+		test_add_case(test_settime_bracket, &served[i]);
+	test_add_case(test_settime_tai_set, NULL);
+	test_add_case(test_settime_tai_read, NULL);
+	test_add_case(test_settime_freq_set, NULL);
+	test_add_case(test_settime_steady_fast, NULL);
+	test_add_case(test_settime_steady_back, NULL);
+	test_add_case(test_settime_back, NULL);
 }
 
 /*
@@ -415,14 +541,26 @@ static uintptr_t vdso_text_end(uintptr_t base)
 	return base;
 }
 
-static void check_trampoline(const char *what, bool info, long sigreturn_nr)
+static const struct signal_frame {
+	const char *what;
+	bool info;
+	long sigreturn_nr;
+} signal_frames[] = {
+	{ "SA_SIGINFO (rt frame)", true, SYS_rt_sigreturn },
+#ifndef __powerpc64__
+	{ "plain handler (sigcontext frame)", false, SYS_sigreturn },
+#endif
+};
+
+static void test_signal_frame(const void *arg)
 {
+	const struct signal_frame *f = arg;
 	uintptr_t base = getauxval(AT_SYSINFO_EHDR), end = base ? vdso_text_end(base) : 0;
 	struct sigaction sa = { 0 };
 	bool li = false, sc = false;
 	uintptr_t at;
 
-	if (info) {
+	if (f->info) {
 		sa.sa_sigaction = handler_info;
 		sa.sa_flags = SA_SIGINFO;
 	} else {
@@ -436,28 +574,14 @@ static void check_trampoline(const char *what, bool info, long sigreturn_nr)
 	for (int i = 0; at >= base && at + 32 <= end && i < 8; i++) {
 		uint32_t insn = ((const uint32_t *)at)[i];
 
-		li |= insn == (0x38000000u | (uint32_t)sigreturn_nr);
+		li |= insn == (0x38000000u | (uint32_t)f->sigreturn_nr);
 		sc |= li && insn == 0x44000002u;
 	}
 	report(at >= base && at < end && li && sc, "signal: %s: the handler returns to "
 	       "%#lx, in the vDSO [%#lx, %#lx): %s; li r0,%ld; sc there: %s, and back "
-	       "here", what, (unsigned long)at, (unsigned long)base, (unsigned long)end,
-	       at >= base && at < end ? "yes" : "no", sigreturn_nr,
+	       "here", f->what, (unsigned long)at, (unsigned long)base, (unsigned long)end,
+	       at >= base && at < end ? "yes" : "no", f->sigreturn_nr,
 	       li && sc ? "yes" : "no");
-}
-
-#ifdef __powerpc64__
-#define SIGNAL_FRAMES	1
-#else
-#define SIGNAL_FRAMES	2
-#endif
-
-static void test_signal(void)
-{
-	check_trampoline("SA_SIGINFO (rt frame)", true, SYS_rt_sigreturn);
-#ifndef __powerpc64__
-	check_trampoline("plain handler (sigcontext frame)", false, SYS_sigreturn);
-#endif
 }
 
 /* Whether the vDSO defines name, found in its DT_HASH symbol table. */
@@ -519,53 +643,68 @@ static void call_getrandom(long unused)
  * it (__libc_early_init before _dl_non_dynamic_init), so every call is a
  * system call there.
  */
-static void test_getrandom(void)
+static void test_getrandom_calls(const void *unused)
 {
 	bool kernel = vdso_defines("__kernel_getrandom"), is_static = !getauxval(AT_BASE);
 	bool libc = __GLIBC_PREREQ(2, 41) && !(is_static && !__GLIBC_PREREQ(2, 44));
-	unsigned char a[32], b[32];
+	unsigned char byte;
 	long n;
 
+	(void)unused;
 	/* Until the kernel's generator is ready its vDSO asks the system
 	 * call; this one waits for that. */
-	syscall(SYS_getrandom, a, 1, 0);
+	syscall(SYS_getrandom, &byte, 1, 0);
 	n = count_syscalls(is_getrandom_syscall, call_getrandom, 0);
 	report(kernel && libc ? n >= 0 && n <= CALLS / 100 : n == CALLS,
 	       "getrandom: %d calls of 32 bytes made %ld getrandom system calls, expected "
 	       "%s (the vDSO %s __kernel_getrandom; glibc %d.%d, %s)", CALLS, n,
 	       kernel && libc ? "at most 1 in 100" : "1 a call", kernel ? "has" : "has no",
 	       __GLIBC__, __GLIBC_MINOR__, is_static ? "static" : "dynamic");
+}
+
+static void test_getrandom_differ(const void *unused)
+{
+	unsigned char a[32], b[32];
+
+	(void)unused;
 	report(getrandom(a, sizeof(a), 0) == sizeof(a) && getrandom(b, sizeof(b), 0) == sizeof(b) &&
 	       memcmp(a, b, sizeof(a)), "getrandom: two readings of 32 bytes differ");
 }
+
+static void add_getrandom_cases(void)
+{
+	test_add_case(test_getrandom_calls, NULL);
+	test_add_case(test_getrandom_differ, NULL);
+}
+
+static void add_signal_cases(void)
+{
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(signal_frames); i++)
+		test_add_case(test_signal_frame, &signal_frames[i]);
+}
+
+static const struct {
+	const char *name;
+	void (*add_cases)(void);
+} modes[] = {
+	{ "libc", add_libc_cases },
+	{ "timens", add_timens_cases },
+	{ "settime", add_settime_cases },
+	{ "signal", add_signal_cases },
+	{ "getrandom", add_getrandom_cases },
+};
 
 int main(int argc, char **argv)
 {
 	const char *what = argc > 1 ? argv[1] : "";
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
-	/* libc: the calls of each served clock, four more, the bracket of
-	 * each; timens: the readings, four shifts, tbfreq; settime: the
-	 * step and its reading, the bracket, the TAI offset set and read,
-	 * the frequency set, two steady runs, MONOTONIC after the step back. */
-	if (!strcmp(what, "libc")) {
-		test_plan(NSERVED + 4 + NSERVED);
-		test_libc();
-	} else if (!strcmp(what, "timens")) {
-		test_plan(1 + 4 + 1);
-		test_timens();
-	} else if (!strcmp(what, "settime")) {
-		test_plan(2 + NSERVED + 2 + 1 + 2 + 1);
-		test_settime();
-	} else if (!strcmp(what, "signal")) {
-		test_plan(SIGNAL_FRAMES);
-		test_signal();
-	} else if (!strcmp(what, "getrandom")) {
-		test_plan(2);
-		test_getrandom();
-	} else {
-		fprintf(stderr, "usage: %s libc|timens|settime|signal|getrandom\n", argv[0]);
-		return 2;
+	for (size_t i = 0; i < TEST_ARRAY_SIZE(modes); i++) {
+		if (!strcmp(what, modes[i].name)) {
+			modes[i].add_cases();
+			return test_run_cases();
+		}
 	}
-	return test_failures != 0;
+	fprintf(stderr, "usage: %s libc|timens|settime|signal|getrandom\n", argv[0]);
+	return 2;
 }

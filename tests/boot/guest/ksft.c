@@ -29,32 +29,27 @@ static void time_up(int sig)
 	kill(child, SIGKILL);
 }
 
-int main(int argc, char **argv)
+/* argv: the program and its arguments. */
+static void run_ksft(const void *arg)
 {
+	char *const *argv = arg;
 	char *line = NULL, last[200] = "exit 4 (KSFT_SKIP), no reason printed";
-	const char *name;
+	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	size_t size = 0;
 	int fds[2], status;
 	FILE *out;
 
-	setvbuf(stdout, NULL, _IOLBF, 0);
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s PROGRAM [ARG...]\n", argv[0]);
-		return 2;
-	}
-	name = strrchr(argv[1], '/') ? strrchr(argv[1], '/') + 1 : argv[1];
-	test_plan(1);
 	if (pipe(fds) || (child = fork()) < 0) {
 		report(false, "%s: cannot start: %m", name);
-		return 1;
+		return;
 	}
 	if (child == 0) {
 		dup2(fds[1], STDOUT_FILENO);
 		dup2(fds[1], STDERR_FILENO);
 		close(fds[0]);
 		close(fds[1]);
-		execv(argv[1], argv + 1);
-		printf("cannot run %s: %m\n", argv[1]);
+		execv(argv[0], argv);
+		printf("cannot run %s: %m\n", argv[0]);
 		_exit(127);
 	}
 	close(fds[1]);
@@ -69,16 +64,24 @@ int main(int argc, char **argv)
 	}
 	waitpid(child, &status, 0);
 	alarm(0);
-	if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP) {
+	if (WIFEXITED(status) && WEXITSTATUS(status) == KSFT_SKIP)
 		test_skip(last, "%s", name);
-		return 0;
-	}
-	if (timed_out)
+	else if (timed_out)
 		report(false, "%s: no end within %d s", name, TIME_LIMIT);
 	else if (WIFSIGNALED(status))
 		report(false, "%s: killed by signal %d", name, WTERMSIG(status));
 	else
 		report(WEXITSTATUS(status) == 0, "%s: exit status %d", name,
 		       WEXITSTATUS(status));
-	return test_failures != 0;
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s PROGRAM [ARG...]\n", argv[0]);
+		return 2;
+	}
+	test_add_case(run_ksft, argv + 1);
+	return test_run_cases();
 }
