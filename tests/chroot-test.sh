@@ -25,8 +25,8 @@
 misc=/proc/sys/fs/binfmt_misc
 
 skip_all() {
-	plan "$(count $TARGETS)"
-	for t in $TARGETS; do skip "chroot-$t" "$1"; done
+	for t in $TARGETS; do case_add skip "chroot-$t" "$1"; done
+	run_cases
 	exit 0
 }
 
@@ -58,20 +58,6 @@ unset QEMU_LD_PREFIX
 if ! mount -t binfmt_misc binfmt_misc "$misc" 2>"$work/err"; then
 	skip_all "no binfmt_misc of a user namespace's own here: $(cat "$work/err")"
 fi
-# The refused dynamic QEMU, the handler by hand, the binfmt.d file,
-# registering; per target its entry and 9 cases, or a SKIP; unregistering.
-results=5
-for t in $TARGETS; do
-	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ] ||
-	   [ ! -x "$probes/vdso-clock-test-$t" ]; then
-		results=$((results + 1))
-	else
-		results=$((results + 10))
-	fi
-done
-plan "$results"
-
-
 # A tree as the target's Debian has it, of what the probes need: the
 # dynamic linker where PT_INTERP says, libc.so.6 in the multiarch directory
 # it searches, the probes in /bin (the $ORIGIN one as its directory).
@@ -135,77 +121,108 @@ check_shared() { # NAME ROOT PROGRAM PROGRAM_OUTSIDE
 # Bad input: a dynamic program (ppctime-run itself) where a static QEMU
 # must be; the handler as built, run by hand.  A message and 125, nothing
 # registered.
-mkdir "$work/dynamic"
-for t in $TARGETS; do
-	eval "qemu=\$QEMU_$t"
-	ln -s "$(cd "$top_builddir/run" && pwd -P)/ppctime-run" "$work/dynamic/${qemu##*/}-static"
-done
-"$run" --binfmt-register --static-qemu="$work/dynamic" >"$work/out" 2>"$work/err"
-status=$?
-if [ "$status" -eq 125 ] && grep -q 'not a static PIE' "$work/err" &&
-   ! ls "$misc"/ppctime-* >/dev/null 2>&1
-then pass "chroot-refuse-dynamic-qemu"
-else fail chroot-refuse-dynamic-qemu "status $status, entries: $(ls "$misc")"; show_err; fi
-"$top_builddir/run/ppctime-binfmt-static" "$probes/launcher-probe-static-${TARGETS%% *}" \
-	>"$work/out" 2>"$work/err"
-status=$?
-if [ "$status" -eq 125 ] && grep -q 'binfmt-register makes' "$work/err"
-then pass "chroot-handler-by-hand: refused"
-else fail chroot-handler-by-hand "status $status"; show_err; fi
+check_refuse_dynamic() {
+	mkdir "$work/dynamic"
+	for t in $TARGETS; do
+		eval "qemu=\$QEMU_$t"
+		ln -s "$(cd "$top_builddir/run" && pwd -P)/ppctime-run" "$work/dynamic/${qemu##*/}-static"
+	done
+	"$run" --binfmt-register --static-qemu="$work/dynamic" >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 125 ] && grep -q 'not a static PIE' "$work/err" &&
+	   ! ls "$misc"/ppctime-* >/dev/null 2>&1
+	then pass "chroot-refuse-dynamic-qemu"
+	else fail chroot-refuse-dynamic-qemu "status $status, entries: $(ls "$misc")"; show_err; fi
+}
+check_by_hand() {
+	"$top_builddir/run/ppctime-binfmt-static" "$probes/launcher-probe-static-${TARGETS%% *}" \
+		>"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 125 ] && grep -q 'binfmt-register makes' "$work/err"
+	then pass "chroot-handler-by-hand: refused"
+	else fail chroot-handler-by-hand "status $status"; show_err; fi
+}
 
 # As at boot: systemd-binfmt registers the binfmt.d file (the dynamic
 # handler, flags OP), then ppctime-binfmt.service runs its command, whose
 # entries must take their place and serve in chroots.
-grep -v '^#' "$top_builddir/run/zz-ppctime.conf" | while read -r entry; do
-	printf '%s' "$entry" >"$misc/register"
-done
-# (The kernel lists the flags in its own order.)
-op=$(grep -lx 'flags: \(OP\|PO\)' "$misc"/ppctime-* 2>/dev/null | wc -l)
-if [ "$op" -eq "$(echo $TARGETS | wc -w)" ]; then pass "chroot-binfmt.d ($op entries, flags OP)"
-else fail chroot-binfmt.d "$op entries of the binfmt.d file registered with flags OP"; fi
-boot=$(sed -n 's/^ExecStart=[^ ]* //p' "$top_builddir/run/ppctime-binfmt.service")
-# shellcheck disable=SC2086
-if "$run" $boot --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
-then pass "chroot-register (after the binfmt.d file, as at boot: $(grep -c '^ppctime-run: registered' "$work/err") entries)"
-else fail chroot-register "status $?"; show_err; fi
+check_binfmt_d() {
+	grep -v '^#' "$top_builddir/run/zz-ppctime.conf" | while read -r entry; do
+		printf '%s' "$entry" >"$misc/register"
+	done
+	# (The kernel lists the flags in its own order.)
+	op=$(grep -lx 'flags: \(OP\|PO\)' "$misc"/ppctime-* 2>/dev/null | wc -l)
+	if [ "$op" -eq "$(echo $TARGETS | wc -w)" ]; then pass "chroot-binfmt.d ($op entries, flags OP)"
+	else fail chroot-binfmt.d "$op entries of the binfmt.d file registered with flags OP"; fi
+}
+check_register() {
+	boot=$(sed -n 's/^ExecStart=[^ ]* //p' "$top_builddir/run/ppctime-binfmt.service")
+	# shellcheck disable=SC2086
+	if "$run" $boot --static-qemu="$PPCTIME_CHROOT_QEMU" >"$work/out" 2>"$work/err"
+	then pass "chroot-register (after the binfmt.d file, as at boot: $(grep -c '^ppctime-run: registered' "$work/err") entries)"
+	else fail chroot-register "status $?"; show_err; fi
+}
 
+check_entry() { # TARGET
+	# The kernel lists them in its own order (POF).
+	flags=$(sed -n 's/^flags: //p' "$misc/ppctime-$1" 2>/dev/null)
+	if [ "$(echo "$flags" | grep -o . | sort | tr -d '\n')" = FOP ]; then
+		pass "chroot-entry-$1 (flags OPF)"
+	else
+		fail "chroot-entry-$1" "no entry ppctime-$1 with flags OPF (flags '$flags')"
+	fi
+}
+
+# The tree made, then the static probe in it gets the vDSO; without a tree
+# its other cases fail too.
+check_tree_vdso() { # TARGET ROOT PROGRAM
+	if ! make_tree "$2" "$1" 2>"$work/err"; then
+		fail "chroot-tree-$1" "cannot make the tree"; show_err
+		return
+	fi
+	check_vdso "chroot-vdso-$1" chroot "$2" "$3"
+}
+
+check_no_proc() { # NAME ROOT PROGRAM
+	umount -l "$2/proc"
+	check_vdso "$1" chroot "$2" "$3"
+}
+
+check_unregister() {
+	"$run" --binfmt-unregister >"$work/out" 2>"$work/err"
+	status=$?
+	if [ "$status" -eq 0 ] && ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
+		pass chroot-unregister
+	else
+		fail chroot-unregister "status $status, entries: $(ls "$misc")"; show_err
+	fi
+}
+
+# The refused dynamic QEMU, the handler by hand, the binfmt.d file,
+# registering; per target its entry and 9 cases, or a SKIP; unregistering.
+case_add check_refuse_dynamic
+case_add check_by_hand
+case_add check_binfmt_d
+case_add check_register
 for t in $TARGETS; do
 	root=$work/root-$t static=/bin/launcher-probe-static-$t
 	if [ ! -x "$probes/launcher-probe-static-$t" ] || [ ! -x "$probes/mini-sh-$t" ] ||
 	   [ ! -x "$probes/vdso-clock-test-$t" ]; then
-		skip "chroot-$t" "the probes not built"
+		case_add skip "chroot-$t" "the probes not built"
 		continue
 	fi
-	# The kernel lists them in its own order (POF).
-	flags=$(sed -n 's/^flags: //p' "$misc/ppctime-$t" 2>/dev/null)
-	if [ "$(echo "$flags" | grep -o . | sort | tr -d '\n')" = FOP ]; then
-		pass "chroot-entry-$t (flags OPF)"
-	else
-		fail "chroot-entry-$t" "no entry ppctime-$t with flags OPF (flags '$flags')"
-		continue
-	fi
-	if ! make_tree "$root" "$t" 2>"$work/err"; then
-		fail "chroot-tree-$t" "cannot make the tree"; show_err
-		continue
-	fi
-	check_vdso "chroot-vdso-$t" chroot "$root" "$static"
-	check_vdso "chroot-dynamic-$t" chroot "$root" "/bin/launcher-probe-$t"
-	check_script "chroot-script-$t" "$root/script" "/bin/mini-sh-$t" "$static" \
+	case_add check_entry "$t"
+	case_add check_tree_vdso "$t" "$root" "$static"
+	case_add check_vdso "chroot-dynamic-$t" chroot "$root" "/bin/launcher-probe-$t"
+	case_add check_script "chroot-script-$t" "$root/script" "/bin/mini-sh-$t" "$static" \
 		chroot "$root" /script
-	check_identity "chroot-exe-$t" "$root" "$static"
-	check_agree "chroot-agree-$t" "$root" "/bin/vdso-clock-test-$t"
-	check_origin "chroot-origin-$t" "$root" "/bin/origin-$t/origin-probe"
-	check_shared "chroot-shared-$t" "$root" "$static" "$probes/launcher-probe-static-$t"
-	umount -l "$root/proc"
-	check_vdso "chroot-no-proc-$t" chroot "$root" "$static"
-	check_old_form "chroot-old-form-$t" "$probes/launcher-probe-static-$t"
+	case_add check_identity "chroot-exe-$t" "$root" "$static"
+	case_add check_agree "chroot-agree-$t" "$root" "/bin/vdso-clock-test-$t"
+	case_add check_origin "chroot-origin-$t" "$root" "/bin/origin-$t/origin-probe"
+	case_add check_shared "chroot-shared-$t" "$root" "$static" "$probes/launcher-probe-static-$t"
+	case_add check_no_proc "chroot-no-proc-$t" "$root" "$static"
+	case_add check_old_form "chroot-old-form-$t" "$probes/launcher-probe-static-$t"
 done
-
-"$run" --binfmt-unregister >"$work/out" 2>"$work/err"
-status=$?
-if [ "$status" -eq 0 ] && ! ls "$misc"/ppctime-* >/dev/null 2>&1; then
-	pass chroot-unregister
-else
-	fail chroot-unregister "status $status, entries: $(ls "$misc")"; show_err
-fi
+case_add check_unregister
+run_cases
 exit "$failed"

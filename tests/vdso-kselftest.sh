@@ -38,12 +38,7 @@ if [ -n "$why" ]; then
 	skip vdso-kselftest "$why"
 	exit 0
 fi
-# Each program on each target, and the vDSO check of each target.
-plan $((($(count $programs) + 1) * $(count $TARGETS)))
 make_work
-echo "QEMU: ${PPCTIME_QEMU:-the one configure found}"
-echo "Linux 6.1's vdso_test_gettimeofday and vdso_test_getcpu look up x86 names (__vdso_*):" \
-	"they SKIP on powerpc under Linux too"
 
 # One CPU for every run: vdso_test_correctness orders system calls and
 # vDSO calls, which read the timebase (the host's TSC) on whatever CPU
@@ -74,13 +69,52 @@ skip_reason() {
 	echo "exit 4 (KSFT_SKIP), no reason printed"
 }
 
-# skip_target TARGET WHY: every result of TARGET a SKIP.
+# skip_target TARGET WHY: every case of TARGET a SKIP.
 skip_target() {
 	for p in $programs vdso; do
-		skip "$1: $p" "$2"
+		case_add skip "$1: $p" "$2"
 	done
 }
 
+check_program() { # TARGET PROGRAM
+	launch_prog "$top_builddir/tests/kselftest/$1/$2"
+	case $status in
+	0) pass "$1: $2" ;;
+	4) skip "$1: $2" "$(skip_reason)" ;;
+	124)
+		fail "$1: $2" "no end in $time_limit s"
+		show
+		;;
+	*)
+		fail "$1: $2" "exit status $status"
+		show
+		;;
+	esac
+}
+
+# The vDSO found and used: vdso_test_abi's every entry found (none of its
+# results a SKIP, as they are where the vDSO lacks one) and no time system
+# call made.
+check_vdso_used() { # TARGET
+	launch_prog "$top_builddir/tests/kselftest/$1/vdso_test_abi" QEMU_STRACE=1
+	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$work/out")
+	totals=$(grep '^# Totals:' "$work/out" || :)
+	calls=$(grep -cE "^[0-9]+ $time_calls\\(" "$work/err" || :)
+	why=
+	[ "$status" -eq 0 ] || why="exit status $status; "
+	[ "$totals" = "# Totals: pass:${planned:-?} fail:0 xfail:0 xpass:0 skip:0 error:0" ] ||
+		why="$why${totals:-no totals}, expected pass:${planned:-?} skip:0; "
+	[ "$calls" -eq 0 ] || why="$why$calls time system calls (QEMU -strace), expected 0; "
+	if [ -z "$why" ]; then
+		pass "$1: vdso: vdso_test_abi found its $planned entries in the vDSO; 0 time system calls"
+	else
+		fail "$1: vdso" "vdso_test_abi: ${why%; }"
+		show_out
+		grep -E "^[0-9]+ $time_calls\\(" "$work/err" | head -n 5 | sed 's/^/# strace: /'
+	fi
+}
+
+# Each program on each target, and the vDSO check of each target.
 for t in $TARGETS; do
 	dir=$top_builddir/tests/kselftest/$t
 	eval "cross=\$CROSS_$t triplet=\$TRIPLET_$t"
@@ -96,41 +130,13 @@ for t in $TARGETS; do
 		fi
 		continue
 	fi
-
 	for p in $programs; do
-		launch_prog "$dir/$p"
-		case $status in
-		0) pass "$t: $p" ;;
-		4) skip "$t: $p" "$(skip_reason)" ;;
-		124)
-			fail "$t: $p" "no end in $time_limit s"
-			show
-			;;
-		*)
-			fail "$t: $p" "exit status $status"
-			show
-			;;
-		esac
+		case_add check_program "$t" "$p"
 	done
-
-	# The vDSO found and used: vdso_test_abi's every entry found (none
-	# of its results a SKIP, as they are where the vDSO lacks one) and
-	# no time system call made.
-	launch_prog "$dir/vdso_test_abi" QEMU_STRACE=1
-	planned=$(sed -n 's/^1\.\.\([0-9][0-9]*\)$/\1/p' "$work/out")
-	totals=$(grep '^# Totals:' "$work/out" || :)
-	calls=$(grep -cE "^[0-9]+ $time_calls\\(" "$work/err" || :)
-	why=
-	[ "$status" -eq 0 ] || why="exit status $status; "
-	[ "$totals" = "# Totals: pass:${planned:-?} fail:0 xfail:0 xpass:0 skip:0 error:0" ] ||
-		why="$why${totals:-no totals}, expected pass:${planned:-?} skip:0; "
-	[ "$calls" -eq 0 ] || why="$why$calls time system calls (QEMU -strace), expected 0; "
-	if [ -z "$why" ]; then
-		pass "$t: vdso: vdso_test_abi found its $planned entries in the vDSO; 0 time system calls"
-	else
-		fail "$t: vdso" "vdso_test_abi: ${why%; }"
-		show_out
-		grep -E "^[0-9]+ $time_calls\\(" "$work/err" | head -n 5 | sed 's/^/# strace: /'
-	fi
+	case_add check_vdso_used "$t"
 done
+run_cases
+echo "# QEMU: ${PPCTIME_QEMU:-the one configure found}"
+echo "# Linux 6.1's vdso_test_gettimeofday and vdso_test_getcpu look up x86 names (__vdso_*):" \
+	"they SKIP on powerpc under Linux too"
 exit $failed

@@ -20,32 +20,32 @@ routines="time/clock_gettime time/clock_getres time/clock_gettime-vdso"
 tests="misc/test-gettimebasefreq"
 
 patches=$(cd "$series" && for p in 0*.patch; do [ "$p" = 0000-cover-letter.patch ] || echo "$p"; done)
-n=$(count $patches)
 if [ ! -e "$pristine" ]; then
 	plan 1
 	why=$(tail -n 1 "$top_builddir/glibc-source/$version/why" 2>/dev/null || :)
 	skip "glibc $version series compiles" "no glibc $version source at $pristine${why:+ ($why)}: make glibc-fetch fetches Debian's glibc-source"
 	exit 0
 fi
-plan $(($(count $TARGETS) * (n + 1) + 1))
 make_work
 
-# Every file the series writes that is compiled is in the lists above.
 # shellcheck disable=SC2086
 series_files=$(cd "$series" && sed -n 's|^+++ b/||p' $patches | sort -u)
-stems=" $(echo $routines $tests | tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ')"
-missing=
-for f in $series_files; do
-	case $f in *.c|*.S)
-		stem=${f##*/} stem=${stem%.*}
-		case $stems in *" $stem "*) ;; *) missing="$missing $f" ;; esac ;;
-	esac
-done
-if [ -z "$missing" ]; then
-	pass "glibc $version series compiles: every source it writes is compiled here"
-else
-	fail "glibc $version series compiles: every source it writes is compiled here" "not:$missing"
-fi
+# Every file the series writes that is compiled is in the lists above.
+check_sources() {
+	local stems f stem missing=
+	stems=" $(echo $routines $tests | tr ' ' '\n' | sed 's|.*/||' | tr '\n' ' ')"
+	for f in $series_files; do
+		case $f in *.c|*.S)
+			stem=${f##*/} stem=${stem%.*}
+			case $stems in *" $stem "*) ;; *) missing="$missing $f" ;; esac ;;
+		esac
+	done
+	if [ -z "$missing" ]; then
+		pass "glibc $version series compiles: every source it writes is compiled here"
+	else
+		fail "glibc $version series compiles: every source it writes is compiled here" "not:$missing"
+	fi
+}
 
 src=$work/src
 mkdir "$src"
@@ -81,47 +81,66 @@ glibc_make() {
 	"$srcdir/tests/glibc/glibc-make" "$src" "$@"
 }
 
-for target in $TARGETS; do
-	eval "triplet=\$TRIPLET_$target cross=\$CROSS_$target"
-	obj=$work/obj-$target
-	log=$work/$target.log
-	mkdir "$obj"
-	unpatch
-	start=$(date +%s)
-	# shellcheck disable=SC2046
-	if ! (cd "$obj" && "$src/configure" $("$srcdir/sysdeps/build-glibc" --configure-options "$triplet") \
-		CC="${cross}gcc" CXX="${cross}g++" CFLAGS="-O2" CXXFLAGS="-O2") >"$log" 2>&1; then
-		fail "glibc $version $target: configure" "$(tail -n 3 "$log" | tr '\n' ' ')"
-		continue
+# check_patch TARGET K PATCH: patches 1 to K (PATCH the Kth) applied to
+# the source configured for TARGET, and the objects they change compiled;
+# the first configures it, from the pristine source.  Once the source
+# cannot be configured or a patch does not apply ($stopped says which),
+# TARGET's later patches fail.
+check_patch() {
+	local name="glibc $version $1: patches 1 to $2 compile" triplet cross objects bad o
+	obj=$work/obj-$1 log=$work/$1.log
+	if [ "$2" -eq 1 ]; then
+		eval "triplet=\$TRIPLET_$1 cross=\$CROSS_$1"
+		mkdir "$obj"
+		unpatch
+		start=$(date +%s) stopped=
+		# shellcheck disable=SC2046
+		if ! (cd "$obj" && "$src/configure" $("$srcdir/sysdeps/build-glibc" --configure-options "$triplet") \
+			CC="${cross}gcc" CXX="${cross}g++" CFLAGS="-O2" CXXFLAGS="-O2") >"$log" 2>&1; then
+			fail "glibc $version $1: configure" "$(tail -n 3 "$log" | tr '\n' ' ')"
+			stopped="configure failed"
+			return
+		fi
 	fi
+	if [ -n "$stopped" ]; then
+		fail "$name" "$stopped"
+		return
+	fi
+	if ! patch -d "$src" -p1 -s --no-backup-if-mismatch <"$series/$3" >>"$log" 2>&1; then
+		fail "$name" "$3 does not apply to $pristine"
+		stopped="an earlier patch failed"
+		return
+	fi
+	objects=$(objects_of)
+	bad=
+	for o in $objects; do
+		rm -f "$obj/$o"
+		glibc_make "$obj" "${o%%/*}" "$obj/$o" >>"$log" 2>&1 || bad="$bad $o"
+	done
+	if [ -z "$bad" ]; then
+		pass "$name ($(echo $objects))"
+	else
+		fail "$name" "$bad failed; $(grep -m 1 'error:' "$log")"
+	fi
+}
+
+check_vdso_routine() { # TARGET
+	if glibc_make "$work/obj-$1" time -n "$work/obj-$1/time/stamp.os" 2>/dev/null | grep -q 'clock_gettime-vdso\.os'; then
+		pass "glibc $version $1: libc's time routines include clock_gettime-vdso ($(($(date +%s) - start)) s)"
+	else
+		fail "glibc $version $1: libc's time routines include clock_gettime-vdso" "not in make -n stamp.os"
+	fi
+}
+
+# The sources; per target each patch in turn, and clock_gettime-vdso.
+case_add check_sources
+for target in $TARGETS; do
 	k=0
 	for p in $patches; do
 		k=$((k + 1))
-		name="glibc $version $target: patches 1 to $k compile"
-		if ! patch -d "$src" -p1 -s --no-backup-if-mismatch <"$series/$p" >>"$log" 2>&1; then
-			fail "$name" "$p does not apply to $pristine"
-			break
-		fi
-		objects=$(objects_of)
-		bad=
-		for o in $objects; do
-			rm -f "$obj/$o"
-			glibc_make "$obj" "${o%%/*}" "$obj/$o" >>"$log" 2>&1 || bad="$bad $o"
-		done
-		if [ -z "$bad" ]; then
-			pass "$name ($(echo $objects))"
-		else
-			fail "$name" "$bad failed; $(grep -m 1 'error:' "$log")"
-		fi
+		case_add check_patch "$target" "$k" "$p"
 	done
-	while [ $k -lt "$n" ]; do
-		k=$((k + 1))
-		fail "glibc $version $target: patches 1 to $k compile" "an earlier patch failed"
-	done
-	if glibc_make "$obj" time -n "$obj/time/stamp.os" 2>/dev/null | grep -q 'clock_gettime-vdso\.os'; then
-		pass "glibc $version $target: libc's time routines include clock_gettime-vdso ($(($(date +%s) - start)) s)"
-	else
-		fail "glibc $version $target: libc's time routines include clock_gettime-vdso" "not in make -n stamp.os"
-	fi
+	case_add check_vdso_routine "$target"
 done
+run_cases
 exit $failed

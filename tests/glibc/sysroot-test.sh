@@ -75,206 +75,249 @@ partial_entries() {
 	*) echo "__kernel_time:$fast_calls __kernel_gettimeofday:$fast_calls __kernel_clock_getres:" ;;
 	esac
 }
-# Per target with a sysroot and a launcher, per variant: built against the
-# sysroot, fast clocks, 2040, errno, tbfreq, and the sysroot's libc
-# (dynamic), EFAULT (64-bit time_t), each partial vDSO; C++ dynamic and
-# static: built against the sysroot, and run.  Without: a SKIP or a FAIL.
-results=0
-for target in $TARGETS; do
-	eval "triplet=\$TRIPLET_$target"
-	if [ ! -f "$top_builddir/$sysroots/$triplet.stamp" ] || [ ! -x "$run" ]; then
-		results=$((results + 1))
-		continue
-	fi
-	for variant in $(variants "$target"); do
-		results=$((results + 5 + $(count $(partial_entries "$target" "$variant"))))
-		[ "$variant" != dynamic ] || results=$((results + 1))
-		[ "$(time64_of "$target" "$variant")" = no ] || results=$((results + 1))
-	done
-	results=$((results + 2 * 2))
-done
-plan "$results"
+# use_variant TARGET VARIANT: what the cases of the probe's VARIANT build for
+# TARGET work with: the sysroot, the case's name, the compiler's flags, the
+# probe, and whether its time_t is 64-bit.
+use_variant() {
+	eval "triplet=\$TRIPLET_$1"
+	sysroot=$top_builddir/$sysroots/$triplet
+	name="$sysroots $1 $2"
+	flags=
+	case $2 in static*) flags="$flags -static" ;; esac
+	case $2 in *-time64) flags="$flags -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;; esac
+	probe=$work/probe-$1-$2
+	time64=$(time64_of "$1" "$2")
+}
 
+# The probe built against the sysroot; without it the variant's other
+# cases fail.
+check_build() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	# shellcheck disable=SC2086
+	if ! "$sysroot-gcc" -std=gnu11 -Wall -Wextra -O2 $flags \
+		-o "$probe" "$probe_src" >"$work/out" 2>&1; then
+		fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
+		return
+	fi
+	# shellcheck disable=SC2086
+	check_linked "$name" "$sysroot-gcc" "$probe_src" $flags
+}
+
+check_libc() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	launch --sysroot="$sysroot" "$probe" libc
+	libc=$(reported libc)
+	case $libc in
+	"$sysroot"/*) pass "$name: runs on the sysroot's libc" ;;
+	*) fail "$name: runs on the sysroot's libc" "libc mapped from '$libc' (status $status)"; show ;;
+	esac
+}
+
+# The vDSO is used: no time system call from the fast clocks.
+check_fast() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	launch --sysroot="$sysroot" "$probe" fast "$fast_calls"
+	time_syscalls --every --last
+	with_vdso=$calls
+	fast_ok=$(reported fast)
+	launch --no-vdso --sysroot="$sysroot" "$probe" fast "$fast_calls"
+	time_syscalls --every --last
+	without_vdso=$calls
+	fast_ok="$fast_ok $(reported fast)"
+	echo "info: $name: $fast_calls rounds of every fast entry: $with_vdso time system calls with the vDSO, $without_vdso without"
+	if [ "$with_vdso" -eq 0 ] && [ "$without_vdso" -ge "$fast_calls" ] && [ "$fast_ok" = "ok ok" ]; then
+		pass "$name: fast clocks make no system call"
+	else
+		fail "$name: fast clocks make no system call" \
+			"$with_vdso time system calls with the vDSO, $without_vdso without (status $status)"
+		show
+	fi
+}
+
+# Year 2040.
+check_year() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	launch --sysroot="$sysroot" --realtime=2040-01-01 "$probe" year
+	time_syscalls --every --last
+	if [ "$time64" = yes ]; then
+		expected="clock_gettime: 2040
+gettimeofday: 2040
+time: 2040
+timespec_get: 2040"
+	else
+		expected="clock_gettime: -1 EOVERFLOW
+gettimeofday: -1 EOVERFLOW
+time: -1 EOVERFLOW
+timespec_get: 0 EOVERFLOW"
+	fi
+	if [ "$(grep -v '^time_t:' "$work/out")" = "$expected" ] && [ "$calls" -eq 0 ]; then
+		pass "$name: year 2040 ($(reported time_t) time_t) without a system call"
+	else
+		fail "$name: year 2040 ($(reported time_t) time_t) without a system call" \
+			"$calls time system calls; saw: $(tr '\n' ';' <"$work/out")"
+		show
+	fi
+}
+
+# both_ways CHECK: the probe's CHECK with the vDSO, its output kept in
+# CHECK-vdso, and through the syscalls (out).  both_seen CHECK: both, for
+# a failure.
+both_ways() {
+	launch --sysroot="$sysroot" "$probe" "$1"
+	cp "$work/out" "$work/$1-vdso"
+	launch --no-vdso --sysroot="$sysroot" "$probe" "$1"
+}
+both_seen() { echo "with the vDSO: $(tr '\n' ';' <"$work/$1-vdso") without: $(tr '\n' ';' <"$work/out")"; }
+
+# errno for bad clock ids, with the vDSO and through the syscalls; what
+# the vDSO gave, in errno-vdso, is what each partial vDSO must give too.
+check_errno() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	both_ways errno
+	if [ "$(grep -c ': -1 EINVAL$' "$work/errno-vdso")" -eq 6 ] \
+		&& grep -qx 'clock_gettime(CLOCK_PROCESS_CPUTIME_ID): 0 EBADF' "$work/errno-vdso" \
+		&& cmp -s "$work/errno-vdso" "$work/out"; then
+		pass "$name: bad clock ids give EINVAL, as the syscalls do"
+	else
+		fail "$name: bad clock ids give EINVAL, as the syscalls do" "$(both_seen errno)"
+	fi
+}
+
+# Another errno the same way: a pointer the system call refuses (64-bit
+# time_t only: with a 32-bit one glibc copies the result itself and
+# faults, as stock glibc does).
+check_efault() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	both_ways efault
+	if grep -qx 'clock_gettime(CLOCK_PROCESS_CPUTIME_ID, bad pointer): -1 EFAULT' "$work/efault-vdso" \
+		&& cmp -s "$work/efault-vdso" "$work/out"; then
+		pass "$name: a bad pointer gives EFAULT, as the syscall does"
+	else
+		fail "$name: a bad pointer gives EFAULT, as the syscall does" "$(both_seen efault)"
+	fi
+}
+
+# The timebase frequency: the timekeeper's, and true.
+check_tbfreq() { # TARGET VARIANT
+	use_variant "$1" "$2"
+	launch --verbose --sysroot="$sysroot" "$probe" tbfreq
+	keeper=$(sed -n 's/.*timebase \([0-9]*\) Hz.*/\1/p' "$work/err" | head -n 1)
+	freq=$(reported tbfreq)
+	low=$(reported measured_low) high=$(reported measured_high)
+	time_syscalls --every --last
+	# within what the brackets allow, and 1% for the host's own error
+	if [ -n "$keeper" ] && [ "$freq" = "$keeper" ] && [ "$calls" -eq 0 ] \
+		&& awk -v f="$freq" -v l="$low" -v h="$high" 'BEGIN { exit !(l != "" && f >= l * 0.99 && f <= h * 1.01) }'; then
+		pass "$name: __ppc_get_timebase_freq is the timekeeper's $keeper Hz"
+	else
+		fail "$name: __ppc_get_timebase_freq is the timekeeper's" \
+			"glibc says '$freq', the timekeeper '$keeper', measured '$low' to '$high'"
+		show
+	fi
+}
+
+# A vDSO without one of the entries glibc binds: the rest still serve,
+# and the missing one's calls go to the system call with the same results
+# (ENTRY: partial_entries' SYMBOL:CALLS).  The image is ppctime's with the
+# entry's name changed.
+check_partial() { # TARGET VARIANT ENTRY
+	use_variant "$1" "$2"
+	symbol=${3%%:*} expected_calls=${3#*:}
+	image=$work/vdso-without$symbol.so
+	if ! perl -0777 -e '$_ = <STDIN>; $n = s/\Q$ARGV[0]\E\0/substr($ARGV[0], 0, -1) . "_\0"/ge; print; exit($n != 1)' \
+		"$symbol" <"$top_builddir/vdso-kernel/$(vdso_image "$1")" >"$image"; then
+		fail "$name: a vDSO without $symbol" "cannot make the image"
+		return
+	fi
+	launch --vdso="$image" --sysroot="$sysroot" "$probe" fast "$fast_calls"
+	time_syscalls --every --last
+	fast_ok=$(reported fast)
+	launch --vdso="$image" --sysroot="$sysroot" "$probe" errno
+	echo "info: $name: $fast_calls rounds with a vDSO without $symbol: $calls time system calls"
+	if [ "$fast_ok" = ok ] && cmp -s "$work/errno-vdso" "$work/out" \
+		&& { [ -z "$expected_calls" ] || [ "$calls" -eq "$expected_calls" ]; }; then
+		pass "$name: a vDSO without $symbol"
+	else
+		fail "$name: a vDSO without $symbol" \
+			"fast: '$fast_ok', $calls time system calls (expected ${expected_calls:-some}); errno: $(tr '\n' ';' <"$work/out")"
+	fi
+}
+
+# C++, through the sysroot's g++ wrapper: libstdc++'s clocks reach the
+# vDSO, and Debian's cross libstdc++ and libgcc_s load from the sysroot.
+# use_cxx TARGET LINK: as use_variant does, for the C++ probe linked LINK.
+use_cxx() {
+	eval "triplet=\$TRIPLET_$1"
+	sysroot=$top_builddir/$sysroots/$triplet
+	name="$sysroots $1 C++ $2"
+	flags=
+	[ "$2" = dynamic ] || flags=-static
+	probe=$work/cxx-probe-$1-$2
+}
+
+# The C++ probe built against the sysroot; without it its run fails.
+check_cxx_build() { # TARGET LINK
+	use_cxx "$1" "$2"
+	# shellcheck disable=SC2086
+	if ! "$sysroot-g++" -std=gnu++17 -Wall -Wextra -O2 $flags -pthread \
+		-o "$probe" "$srcdir/tests/glibc/cxx-probe.cc" >"$work/out" 2>&1; then
+		fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
+		return
+	fi
+	# shellcheck disable=SC2086
+	check_linked "$name" "$sysroot-g++" "$srcdir/tests/glibc/cxx-probe.cc" $flags -pthread
+}
+
+check_cxx() { # TARGET LINK
+	use_cxx "$1" "$2"
+	launch --sysroot="$sysroot" "$probe" "$fast_calls"
+	time_syscalls --every --last
+	with_vdso=$calls result=$(cat "$work/out")
+	launch --no-vdso --sysroot="$sysroot" "$probe" "$fast_calls"
+	time_syscalls --every --last
+	without_vdso=$calls
+	result="$result; $(cat "$work/out")"
+	if [ "$result" = "cxx: ok; cxx: ok" ] && [ "$with_vdso" -eq 0 ] \
+		&& [ "$without_vdso" -ge $((2 * fast_calls)) ]; then
+		pass "$name: std::chrono without a system call, an exception and a thread ($without_vdso time system calls without the vDSO)"
+	else
+		fail "$name: std::chrono, an exception and a thread" \
+			"saw '$result' (status $status); $with_vdso time system calls with the vDSO, $without_vdso without"
+		show
+	fi
+}
+
+# Per target with a sysroot and a launcher, per variant: built against the
+# sysroot, the sysroot's libc (dynamic), fast clocks, 2040, errno, EFAULT
+# (64-bit time_t), tbfreq, each partial vDSO; C++ dynamic and static:
+# built against the sysroot, and run.  Without: a SKIP or a FAIL.
 for target in $TARGETS; do
 	eval "triplet=\$TRIPLET_$target"
 	sysroot=$top_builddir/$sysroots/$triplet
 	if [ ! -f "$sysroot.stamp" ]; then
-		skip "$sysroots $target" "no sysroot built in $sysroot (make sysroot; sysroot-VERSION: make check-all)"
+		case_add skip "$sysroots $target" "no sysroot built in $sysroot (make sysroot; sysroot-VERSION: make check-all)"
 		continue
 	fi
 	if [ ! -x "$run" ]; then
-		fail "$sysroots $target" "$run is not built"
+		case_add fail "$sysroots $target" "$run is not built"
 		continue
 	fi
-
 	for variant in $(variants "$target"); do
-		name="$sysroots $target $variant"
-		flags=
-		case $variant in static*) flags="$flags -static" ;; esac
-		case $variant in *-time64) flags="$flags -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;; esac
-		probe=$work/probe-$target-$variant
-		# shellcheck disable=SC2086
-		if ! "$sysroot-gcc" -std=gnu11 -Wall -Wextra -O2 $flags \
-			-o "$probe" "$probe_src" >"$work/out" 2>&1; then
-			fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
-			continue
-		fi
-		# shellcheck disable=SC2086
-		check_linked "$name" "$sysroot-gcc" "$probe_src" $flags
-		time64=$(time64_of "$target" "$variant")
-
-		if [ "$variant" = dynamic ]; then
-			launch --sysroot="$sysroot" "$probe" libc
-			libc=$(reported libc)
-			case $libc in
-			"$sysroot"/*) pass "$name: runs on the sysroot's libc" ;;
-			*) fail "$name: runs on the sysroot's libc" "libc mapped from '$libc' (status $status)"; show ;;
-			esac
-		fi
-
-		# The vDSO is used: no time system call from the fast clocks.
-		launch --sysroot="$sysroot" "$probe" fast $fast_calls
-		time_syscalls --every --last
-		with_vdso=$calls
-		fast_ok=$(reported fast)
-		launch --no-vdso --sysroot="$sysroot" "$probe" fast $fast_calls
-		time_syscalls --every --last
-		without_vdso=$calls
-		fast_ok="$fast_ok $(reported fast)"
-		echo "info: $name: $fast_calls rounds of every fast entry: $with_vdso time system calls with the vDSO, $without_vdso without"
-		if [ "$with_vdso" -eq 0 ] && [ "$without_vdso" -ge $fast_calls ] && [ "$fast_ok" = "ok ok" ]; then
-			pass "$name: fast clocks make no system call"
-		else
-			fail "$name: fast clocks make no system call" \
-				"$with_vdso time system calls with the vDSO, $without_vdso without (status $status)"
-			show
-		fi
-
-		# Year 2040.
-		launch --sysroot="$sysroot" --realtime=2040-01-01 "$probe" year
-		time_syscalls --every --last
-		if [ $time64 = yes ]; then
-			expected="clock_gettime: 2040
-gettimeofday: 2040
-time: 2040
-timespec_get: 2040"
-		else
-			expected="clock_gettime: -1 EOVERFLOW
-gettimeofday: -1 EOVERFLOW
-time: -1 EOVERFLOW
-timespec_get: 0 EOVERFLOW"
-		fi
-		if [ "$(grep -v '^time_t:' "$work/out")" = "$expected" ] && [ "$calls" -eq 0 ]; then
-			pass "$name: year 2040 ($(reported time_t) time_t) without a system call"
-		else
-			fail "$name: year 2040 ($(reported time_t) time_t) without a system call" \
-				"$calls time system calls; saw: $(tr '\n' ';' <"$work/out")"
-			show
-		fi
-
-		# errno for bad clock ids, with the vDSO and through the syscalls.
-		launch --sysroot="$sysroot" "$probe" errno
-		cp "$work/out" "$work/errno-vdso"
-		launch --no-vdso --sysroot="$sysroot" "$probe" errno
-		if [ "$(grep -c ': -1 EINVAL$' "$work/errno-vdso")" -eq 6 ] \
-			&& grep -qx 'clock_gettime(CLOCK_PROCESS_CPUTIME_ID): 0 EBADF' "$work/errno-vdso" \
-			&& cmp -s "$work/errno-vdso" "$work/out"; then
-			pass "$name: bad clock ids give EINVAL, as the syscalls do"
-		else
-			fail "$name: bad clock ids give EINVAL, as the syscalls do" \
-				"with the vDSO: $(tr '\n' ';' <"$work/errno-vdso") without: $(tr '\n' ';' <"$work/out")"
-		fi
-
-		# Another errno the same way: a pointer the system call refuses
-		# (64-bit time_t only: with a 32-bit one glibc copies the
-		# result itself and faults, as stock glibc does).
-		if [ $time64 = yes ]; then
-			launch --sysroot="$sysroot" "$probe" efault
-			cp "$work/out" "$work/efault-vdso"
-			launch --no-vdso --sysroot="$sysroot" "$probe" efault
-			if grep -qx 'clock_gettime(CLOCK_PROCESS_CPUTIME_ID, bad pointer): -1 EFAULT' "$work/efault-vdso" \
-				&& cmp -s "$work/efault-vdso" "$work/out"; then
-				pass "$name: a bad pointer gives EFAULT, as the syscall does"
-			else
-				fail "$name: a bad pointer gives EFAULT, as the syscall does" \
-					"with the vDSO: $(tr '\n' ';' <"$work/efault-vdso") without: $(tr '\n' ';' <"$work/out")"
-			fi
-		fi
-
-		# The timebase frequency: the timekeeper's, and true.
-		launch --verbose --sysroot="$sysroot" "$probe" tbfreq
-		keeper=$(sed -n 's/.*timebase \([0-9]*\) Hz.*/\1/p' "$work/err" | head -n 1)
-		freq=$(reported tbfreq)
-		low=$(reported measured_low) high=$(reported measured_high)
-		time_syscalls --every --last
-		# within what the brackets allow, and 1% for the host's own error
-		if [ -n "$keeper" ] && [ "$freq" = "$keeper" ] && [ "$calls" -eq 0 ] \
-			&& awk -v f="$freq" -v l="$low" -v h="$high" 'BEGIN { exit !(l != "" && f >= l * 0.99 && f <= h * 1.01) }'; then
-			pass "$name: __ppc_get_timebase_freq is the timekeeper's $keeper Hz"
-		else
-			fail "$name: __ppc_get_timebase_freq is the timekeeper's" \
-				"glibc says '$freq', the timekeeper '$keeper', measured '$low' to '$high'"
-			show
-		fi
-
-		# A vDSO without one of the entries glibc binds: the rest still
-		# serve, and the missing one's calls go to the system call with
-		# the same results.  The image is ppctime's with the entry's name
-		# changed.
+		case_add check_build "$target" "$variant"
+		[ "$variant" != dynamic ] || case_add check_libc "$target" "$variant"
+		case_add check_fast "$target" "$variant"
+		case_add check_year "$target" "$variant"
+		case_add check_errno "$target" "$variant"
+		[ "$(time64_of "$target" "$variant")" = no ] || case_add check_efault "$target" "$variant"
+		case_add check_tbfreq "$target" "$variant"
 		for entry in $(partial_entries "$target" "$variant"); do
-			symbol=${entry%%:*} expected_calls=${entry#*:}
-			image=$work/vdso-without$symbol.so
-			if ! perl -0777 -e '$_ = <STDIN>; $n = s/\Q$ARGV[0]\E\0/substr($ARGV[0], 0, -1) . "_\0"/ge; print; exit($n != 1)' \
-				"$symbol" <"$top_builddir/vdso-kernel/$(vdso_image "$target")" >"$image"; then
-				fail "$name: a vDSO without $symbol" "cannot make the image"
-				continue
-			fi
-			launch --vdso="$image" --sysroot="$sysroot" "$probe" fast $fast_calls
-			time_syscalls --every --last
-			fast_ok=$(reported fast)
-			launch --vdso="$image" --sysroot="$sysroot" "$probe" errno
-			echo "info: $name: $fast_calls rounds with a vDSO without $symbol: $calls time system calls"
-			if [ "$fast_ok" = ok ] && cmp -s "$work/errno-vdso" "$work/out" \
-				&& { [ -z "$expected_calls" ] || [ "$calls" -eq "$expected_calls" ]; }; then
-				pass "$name: a vDSO without $symbol"
-			else
-				fail "$name: a vDSO without $symbol" \
-					"fast: '$fast_ok', $calls time system calls (expected ${expected_calls:-some}); errno: $(tr '\n' ';' <"$work/out")"
-			fi
+			case_add check_partial "$target" "$variant" "$entry"
 		done
 	done
-
-	# C++, through the sysroot's g++ wrapper: libstdc++'s clocks reach
-	# the vDSO, and Debian's cross libstdc++ and libgcc_s load from the
-	# sysroot.
 	for link in dynamic static; do
-		name="$sysroots $target C++ $link"
-		flags=
-		[ $link = dynamic ] || flags=-static
-		probe=$work/cxx-probe-$target-$link
-		# shellcheck disable=SC2086
-		if ! "$sysroot-g++" -std=gnu++17 -Wall -Wextra -O2 $flags -pthread \
-			-o "$probe" "$srcdir/tests/glibc/cxx-probe.cc" >"$work/out" 2>&1; then
-			fail "$name: builds against the sysroot" "$(head -n 5 "$work/out" | tr '\n' ' ')"
-			continue
-		fi
-		# shellcheck disable=SC2086
-		check_linked "$name" "$sysroot-g++" "$srcdir/tests/glibc/cxx-probe.cc" $flags -pthread
-		launch --sysroot="$sysroot" "$probe" $fast_calls
-		time_syscalls --every --last
-		with_vdso=$calls result=$(cat "$work/out")
-		launch --no-vdso --sysroot="$sysroot" "$probe" $fast_calls
-		time_syscalls --every --last
-		without_vdso=$calls
-		result="$result; $(cat "$work/out")"
-		if [ "$result" = "cxx: ok; cxx: ok" ] && [ "$with_vdso" -eq 0 ] \
-			&& [ "$without_vdso" -ge $((2 * fast_calls)) ]; then
-			pass "$name: std::chrono without a system call, an exception and a thread ($without_vdso time system calls without the vDSO)"
-		else
-			fail "$name: std::chrono, an exception and a thread" \
-				"saw '$result' (status $status); $with_vdso time system calls with the vDSO, $without_vdso without"
-			show
-		fi
+		case_add check_cxx_build "$target" "$link"
+		case_add check_cxx "$target" "$link"
 	done
 done
+run_cases
 exit $failed
