@@ -9,9 +9,6 @@
 work=${AUTOPKGTEST_TMP:-$(mktemp -d)}
 probe_source=$PWD/tests/guest/launcher-probe.c
 
-# The targets, for the plans: nr_targets of them.
-nr_targets=$(sh build-aux/target-fields targets.txt name | wc -l)
-
 # for_targets COMMAND [ARG...]: COMMAND ARG... NAME TRIPLET QEMU for each
 # target (for_targets case_add CHECK: a case of CHECK for each).
 for_targets() {
