@@ -24,89 +24,111 @@ variants=$(for f in "$srcdir"/benchtests/glibc/*-inputs; do
 		END { if (!named) print fn "()" }' "$f"
 done)
 
-# Per target with a sysroot: the two bench.out files, compare_bench.py,
-# the records and their rendered table; without one, its SKIP.
-results=0
-for t in $TARGETS; do
-	eval "triplet=\$TRIPLET_$t"
-	if [ -f "sysroot/$triplet.stamp" ]; then
-		results=$((results + 5))
+bench() { srcdir=$srcdir "$PYTHON" "$srcdir/benchtests/ppctime-bench" --out="$out" "$@"; }
+
+# measured TARGET: TARGET measured (ppctime-bench measure glibc), once for
+# all its cases; if that failed, the case fails saying so, and status 1.
+measured() {
+	eval "measure_status=\${measure_status_$1-}"
+	if [ -z "$measure_status" ]; then
+		measure_status=0
+		BENCH_DURATION=0 BENCH_GLIBC_REPS=1 bench measure glibc "$1" \
+			>"$out/glibc-bench-$1.log" 2>&1 || measure_status=$?
+		eval "measure_status_$1=\$measure_status"
+	fi
+	[ "$measure_status" -ne 0 ] || return 0
+	fail "glibc benchtests $1" "ppctime-bench measure glibc failed:
+$(tail -n 12 "$out/glibc-bench-$1.log")"
+	return 1
+}
+
+check_bench_out() { # TARGET FILE
+	measured "$1" || return 0
+	missing=$(for v in $variants; do
+		func=${v%%(*} var=${v#*(}
+		var=${var%)}
+		grep -qF "\"$var\": {" "$out/$2" && grep -qF "\"$func\": {" "$out/$2" || echo "$v"
+	done)
+	if [ -z "$missing" ]; then
+		pass "glibc benchtests $1: $2 valid, every variant present"
 	else
-		results=$((results + 1))
+		fail "glibc benchtests $1" "$2 lacks: $(echo $missing)"
 	fi
-done
-plan "$results"
-for t in $TARGETS; do
-	eval "triplet=\$TRIPLET_$t"
-	if [ ! -f "sysroot/$triplet.stamp" ]; then
-		skip "glibc benchtests $t" "no sysroot/$triplet (make sysroot)"
-		continue
-	fi
-	if ! BENCH_DURATION=0 BENCH_GLIBC_REPS=1 srcdir=$srcdir "$PYTHON" \
-		"$srcdir/benchtests/ppctime-bench" --out="$out" measure glibc "$t" \
-		>"$out/glibc-bench-$t.log" 2>&1; then
-		fail "glibc benchtests $t" "ppctime-bench measure glibc failed:
-$(tail -n 12 "$out/glibc-bench-$t.log")"
-		continue
-	fi
-	for f in "$out/bench-$t.out" "$out/bench-$t-no-vdso.out"; do
-		missing=$(for v in $variants; do
-			func=${v%%(*} var=${v#*(}
-			var=${var%)}
-			grep -qF "\"$var\": {" "$f" && grep -qF "\"$func\": {" "$f" || echo "$v"
-		done)
-		if [ -z "$missing" ]; then
-			pass "glibc benchtests $t: ${f##*/} valid, every variant present"
-		else
-			fail "glibc benchtests $t" "${f##*/} lacks: $(echo $missing)"
-		fi
-	done
-	# compare_bench.py at its default threshold (10%) lists a variant's mean
-	# exactly when the two runs' means differ by that much
+}
+
+# compare_bench.py at its default threshold (10%) lists a variant's mean
+# exactly when the two runs' means differ by that much
+check_compare() { # TARGET
+	measured "$1" || return 0
 	expected=$("$PYTHON" -c 'import json, sys
 a, b = (json.load(open(f))["functions"] for f in sys.argv[1:])
 for fn, variants in a.items():
     for v, x in variants.items():
         if abs(b[fn][v]["mean"] - x["mean"]) * 100 / x["mean"] > 10:
-            print(f"{fn}({v})")' "$out/bench-$t-no-vdso.out" "$out/bench-$t.out" | sort)
-	listed=$(sed -n 's/^[-+ ]*\([^ ]*\)\[mean\]: .*/\1/p' "$out/compare_bench-$t.txt" | sort)
+            print(f"{fn}({v})")' "$out/bench-$1-no-vdso.out" "$out/bench-$1.out" | sort)
+	listed=$(sed -n 's/^[-+ ]*\([^ ]*\)\[mean\]: .*/\1/p' "$out/compare_bench-$1.txt" | sort)
 	if [ -n "$expected" ] && [ "$listed" = "$expected" ]; then
-		pass "glibc benchtests $t: compare_bench.py lists the $(echo "$listed" | wc -l) variants 10% apart"
+		pass "glibc benchtests $1: compare_bench.py lists the $(echo "$listed" | wc -l) variants 10% apart"
 	else
-		fail "glibc benchtests $t" "compare_bench.py lists: $(echo $listed); 10% apart: $(echo $expected)"
+		fail "glibc benchtests $1" "compare_bench.py lists: $(echo $listed); 10% apart: $(echo $expected)"
 	fi
-	# two records (mean, min) per variant and configuration
-	records=$(cat "$out/records/glibc-$t.jsonl" 2>/dev/null | wc -l)
-	if [ "$records" -eq $((4 * $(echo "$variants" | wc -l))) ]; then
-		pass "glibc benchtests $t: $records records"
-	else
-		fail "glibc benchtests $t" "$records records, not 4 per variant"
-	fi
-done
+}
 
-# The records through the report's renderer: each measured target's
-# section has its glibc table, a row per variant.
-bench() { srcdir=$srcdir "$PYTHON" "$srcdir/benchtests/ppctime-bench" --out="$out" "$@"; }
-if ls "$out"/records/glibc-*.jsonl >/dev/null 2>&1 &&
-	! { BENCH_DURATION=0.001 bench machine && bench render; } >"$out/render.log" 2>&1; then
-	echo "Bail out! glibc benchtests: render: $(tail -n 1 "$out/render.log")"
-	exit 1
-fi
-for records in "$out"/records/glibc-*.jsonl; do
-	[ -f "$records" ] || continue
-	t=${records##*/glibc-}
-	t=${t%.jsonl}
-	rows=$(awk -v section="## $t" '
+# two records (mean, min) per variant and configuration
+check_records() { # TARGET
+	measured "$1" || return 0
+	records=$(cat "$out/records/glibc-$1.jsonl" 2>/dev/null | wc -l)
+	if [ "$records" -eq $((4 * $(echo "$variants" | wc -l))) ]; then
+		pass "glibc benchtests $1: $records records"
+	else
+		fail "glibc benchtests $1" "$records records, not 4 per variant"
+	fi
+}
+
+# The records through the report's renderer, once every target is
+# measured: each measured target's section has its glibc table, a row per
+# variant.
+check_rendered() { # TARGET
+	measured "$1" || return 0
+	if [ -z "${rendered-}" ]; then
+		rendered=1
+		if ls "$out"/records/glibc-*.jsonl >/dev/null 2>&1 &&
+			! { BENCH_DURATION=0.001 bench machine && bench render; } >"$out/render.log" 2>&1; then
+			echo "Bail out! glibc benchtests: render: $(tail -n 1 "$out/render.log")"
+			exit 1
+		fi
+	fi
+	rows=$(awk -v section="## $1" '
 		/^## / { here = ($0 == section) }
 		here && /^### / { table = ($0 == "### glibc benchtests") }
 		here && table && /^\|/ { n++ }
-		END { print n + 0 }' "$out/report.md")
+		END { print n + 0 }' "$out/report.md") || rows=0
 	# a header and a rule besides the rows
 	if [ "$rows" -eq $(($(echo "$variants" | wc -l) + 2)) ]; then
-		pass "glibc benchtests $t: rendered, $((rows - 2)) rows"
+		pass "glibc benchtests $1: rendered, $((rows - 2)) rows"
 	else
-		fail "glibc benchtests $t" "report.md's glibc table has $rows lines, not a header,\
+		fail "glibc benchtests $1" "report.md's glibc table has $rows lines, not a header,\
  a rule and one per variant"
 	fi
+}
+
+# Per target with a sysroot: the two bench.out files, compare_bench.py,
+# the records; without one, its SKIP.  Then each one's rendered table.
+measured_targets=
+for t in $TARGETS; do
+	eval "triplet=\$TRIPLET_$t"
+	if [ ! -f "sysroot/$triplet.stamp" ]; then
+		case_add skip "glibc benchtests $t" "no sysroot/$triplet (make sysroot)"
+		continue
+	fi
+	case_add check_bench_out "$t" "bench-$t.out"
+	case_add check_bench_out "$t" "bench-$t-no-vdso.out"
+	case_add check_compare "$t"
+	case_add check_records "$t"
+	measured_targets="$measured_targets $t"
 done
+for t in $measured_targets; do
+	case_add check_rendered "$t"
+done
+run_cases
 exit $failed

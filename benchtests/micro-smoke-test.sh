@@ -8,10 +8,6 @@
 set -e
 cd "$top_builddir"
 run=run/ppctime-run
-# Per target: vdsotest with and without the vDSO and for one benchmark,
-# tb, null_syscall, context_switch, the bad arguments.
-plan $((7 * $(count $TARGETS)))
-
 # check NAME OUTPUT AWK-ARGUMENTS...: the awk program exits 0 when OUTPUT parses
 check() {
 	local name=$1 output=$2
@@ -23,59 +19,88 @@ $(printf '%s\n' "$output" | head -5)"
 	fi
 }
 
-for t in $TARGETS; do
-	# every line "NAME: METHOD: NS nsec/call"; 10 names, and vdso lines
-	# exactly when there is a vDSO
-	for config in vdso no-vdso; do
-		options=() vdso_lines=10
-		if [ "$config" = no-vdso ]; then
-			options=(--no-vdso) vdso_lines=0
-		fi
-		out=$("$run" "${options[@]}" benchtests/vdsotest-$t 0.001 2>&1) || :
-		check "$t: vdsotest, $config" "$out" -v vdso_lines="$vdso_lines" '
-			/^[-a-z]+: (syscall|libc|vdso): [0-9]+\.[0-9] nsec\/call$/ && $3 > 0 {
-				sub(/:$/, "", $1); names[$1] = 1; methods[$2]++; next }
-			{ bad = 1 }
-			END {
-				for (n in names) count++
-				exit bad || count != 10 || methods["syscall:"] != 10 ||
-				     methods["libc:"] != 10 ||
-				     methods["vdso:"] != vdso_lines
-			}'
-	done
-	# with a NAME, its three lines alone
-	out=$("$run" benchtests/vdsotest-$t 0.001 clock-gettime-monotonic 2>&1) || :
-	check "$t: vdsotest, one benchmark" "$out" '
+# every line "NAME: METHOD: NS nsec/call"; 10 names, and vdso lines
+# exactly when there is a vDSO
+check_vdsotest() { # TARGET vdso|no-vdso
+	local options=() vdso_lines=10 out
+	if [ "$2" = no-vdso ]; then
+		options=(--no-vdso) vdso_lines=0
+	fi
+	out=$("$run" "${options[@]}" benchtests/vdsotest-$1 0.001 2>&1) || :
+	check "$1: vdsotest, $2" "$out" -v vdso_lines="$vdso_lines" '
+		/^[-a-z]+: (syscall|libc|vdso): [0-9]+\.[0-9] nsec\/call$/ && $3 > 0 {
+			sub(/:$/, "", $1); names[$1] = 1; methods[$2]++; next }
+		{ bad = 1 }
+		END {
+			for (n in names) count++
+			exit bad || count != 10 || methods["syscall:"] != 10 ||
+			     methods["libc:"] != 10 ||
+			     methods["vdso:"] != vdso_lines
+		}'
+}
+
+# with a NAME, its three lines alone
+check_one_benchmark() { # TARGET
+	local out
+	out=$("$run" benchtests/vdsotest-$1 0.001 clock-gettime-monotonic 2>&1) || :
+	check "$1: vdsotest, one benchmark" "$out" '
 		/^clock-gettime-monotonic: (syscall|libc|vdso): [0-9]+\.[0-9] nsec\/call$/ && $3 > 0 { n++; next }
 		{ n = -9 } END { exit n != 3 }'
-	out=$("$run" benchtests/tb-$t 1000 2>&1) || :
-	check "$t: tb" "$out" 'NR == 1 && /^time = [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { ok = 1; next } { ok = 0 } END { exit !ok }'
-	out=$("$run" benchtests/null_syscall-$t 0.01 2 2>&1) || :
-	check "$t: null_syscall" "$out" '
+}
+
+check_tb() { # TARGET
+	local out
+	out=$("$run" benchtests/tb-$1 1000 2>&1) || :
+	check "$1: tb" "$out" 'NR == 1 && /^time = [0-9]+\.[0-9][0-9][0-9][0-9][0-9][0-9]$/ { ok = 1; next } { ok = 0 } END { exit !ok }'
+}
+
+check_null_syscall() { # TARGET
+	local out
+	out=$("$run" benchtests/null_syscall-$1 0.01 2 2>&1) || :
+	check "$1: null_syscall" "$out" '
 		NR == 1 && /^getppid: 2 rounds, [1-9][0-9]* calls$/ { n++; next }
 		NR == 2 && /^ticks\/call: mean = [0-9.]+ sd = [0-9.]+$/ && $4 > 0 { n++; next }
 		NR == 3 && /^ns\/call: mean = [0-9.]+ sd = [0-9.]+$/ && $4 > 0 { n++; next }
 		{ n = -9 } END { exit n != 3 }'
-	out=$("$run" benchtests/context_switch-$t 0.01 2>&1) || :
-	check "$t: context_switch" "$out" '
+}
+
+check_context_switch() { # TARGET
+	local out
+	out=$("$run" benchtests/context_switch-$1 0.01 2>&1) || :
+	check "$1: context_switch" "$out" '
 		NR == 1 && /^context_switch: [1-9][0-9]* round trips in [0-9.]+ s$/ { n++; next }
 		NR == 2 && /^switches\/s = [1-9][0-9]*$/ { n++; next }
 		{ n = -9 } END { exit n != 2 }'
+}
 
-	# a bad argument: a message and status 2, passed through by ppctime-run
-	refused=
+# a bad argument: a message and status 2, passed through by ppctime-run
+check_bad_arguments() { # TARGET
+	local refused='' program status
 	for program in vdsotest tb null_syscall context_switch; do
 		status=0
-		"$run" benchtests/$program-$t not-a-number >/dev/null 2>&1 || status=$?
+		"$run" benchtests/$program-$1 not-a-number >/dev/null 2>&1 || status=$?
 		[ "$status" -eq 2 ] || refused="$refused $program(status $status)"
 	done
 	status=0
-	"$run" benchtests/vdsotest-$t 0.001 no-such-benchmark >/dev/null 2>&1 || status=$?
+	"$run" benchtests/vdsotest-$1 0.001 no-such-benchmark >/dev/null 2>&1 || status=$?
 	[ "$status" -eq 2 ] || refused="$refused vdsotest-NAME(status $status)"
 	if [ -z "$refused" ]; then
-		pass "$t: bad arguments refused"
+		pass "$1: bad arguments refused"
 	else
-		fail "$t" "bad arguments not refused with status 2:$refused"
+		fail "$1" "bad arguments not refused with status 2:$refused"
 	fi
+}
+
+# Per target: vdsotest with and without the vDSO and for one benchmark,
+# tb, null_syscall, context_switch, the bad arguments.
+for t in $TARGETS; do
+	case_add check_vdsotest "$t" vdso
+	case_add check_vdsotest "$t" no-vdso
+	case_add check_one_benchmark "$t"
+	case_add check_tb "$t"
+	case_add check_null_syscall "$t"
+	case_add check_context_switch "$t"
+	case_add check_bad_arguments "$t"
 done
+run_cases
 exit $failed

@@ -11,36 +11,36 @@ cd "$top_builddir" || exit 1
 export srcdir LLVM_MCA
 # mca after insns: it models the calls insns traced.
 suites="insns mca timings timekeeper qemu"
-# A measure per suite, render; per target report.md, its summary and two
-# charts; the insns chart, the unknown suite, two compares, a bad record.
-plan $(($(count $suites) + 1 + 4 * $(count $TARGETS) + 1 + 1 + 2 + 1))
 bench() { "$PYTHON" "$srcdir/benchtests/ppctime-bench" --out="$out" "$@"; }
 out=benchtests/pipeline-smoke
 rm -rf "$out"
 mkdir -p "$out"
-
-for suite in $suites; do
-	if BENCH_DURATION=0.001 BENCH_REPS=5 bench measure "$suite" $TARGETS >"$out/$suite.log" 2>&1; then
-		pass "measure $suite: $(cat "$out"/records/"$suite"-*.jsonl | wc -l) records"
-	else
-		fail "measure $suite" "$(tail -n 3 "$out/$suite.log")"
-	fi
-done
-# a suite the renderer does not know, with a figure of the test's own
-first=${TARGETS%% *}
-echo "{\"suite\": \"kernel\", \"target\": \"$first\", \"config\": \"pipeline-test\", \"entry\": \"boot\", \"clock\": null, \"metric\": \"seconds\", \"unit\": \"s\", \"value\": 12.5, \"exact\": false, \"rep\": 0}" \
-	>"$out/records/kernel-$first.jsonl"
-BENCH_DURATION=0.001 bench machine
-
-if bench render >"$out/render.log" 2>&1; then
-	pass "render"
-else
-	fail "render" "$(tail -n 5 "$out/render.log")"
-fi
 report=$out/report.md
-charts=
-for t in $TARGETS; do
-	missing=
+first=${TARGETS%% *}
+
+check_measure() { # SUITE
+	if BENCH_DURATION=0.001 BENCH_REPS=5 bench measure "$1" $TARGETS >"$out/$1.log" 2>&1; then
+		pass "measure $1: $(cat "$out"/records/"$1"-*.jsonl | wc -l) records"
+	else
+		fail "measure $1" "$(tail -n 3 "$out/$1.log")"
+	fi
+}
+
+# the records rendered, among them a suite the renderer does not know, with
+# a figure of the test's own
+check_render() {
+	echo "{\"suite\": \"kernel\", \"target\": \"$first\", \"config\": \"pipeline-test\", \"entry\": \"boot\", \"clock\": null, \"metric\": \"seconds\", \"unit\": \"s\", \"value\": 12.5, \"exact\": false, \"rep\": 0}" \
+		>"$out/records/kernel-$first.jsonl"
+	BENCH_DURATION=0.001 bench machine
+	if bench render >"$out/render.log" 2>&1; then
+		pass "render"
+	else
+		fail "render" "$(tail -n 5 "$out/render.log")"
+	fi
+}
+
+check_report() { # TARGET
+	local t=$1 missing='' heading section
 	for heading in "## $t" "### Summary" "### Instructions per call" "### Modelled cycles" "#### Floors" \
 			"### The seeds' designs" "### Timings" "### timekeeper" "### Each QEMU"; do
 		grep -qxF "$heading" "$report" 2>/dev/null || grep -qF "$heading (" "$report" 2>/dev/null ||
@@ -64,47 +64,58 @@ for t in $TARGETS; do
 	else
 		fail "$t: report.md" "lacks$missing"
 	fi
-	# the summary and its schema, checked here rather than by the renderer
+}
+
+# the summary and its schema, checked here rather than by the renderer
+check_summary() { # TARGET
 	if "$PYTHON" -c 'import json, sys, jsonschema
 jsonschema.validate(json.load(open(sys.argv[1])), json.load(open(sys.argv[2])))
 rows = json.load(open(sys.argv[1]))["rows"]
 sys.exit(not rows or not all(r["vdso_insns"]["ppctime"] for r in rows))' \
-		"$out/summary-$t.json" "$srcdir/benchtests/summary.schema.json" 2>"$out/schema.log"; then
-		pass "$t: summary-$t.json matches its schema, every row counted"
+		"$out/summary-$1.json" "$srcdir/benchtests/summary.schema.json" 2>"$out/schema.log"; then
+		pass "$1: summary-$1.json matches its schema, every row counted"
 	else
-		fail "$t: summary-$t.json" "$(tail -n 2 "$out/schema.log")"
+		fail "$1: summary-$1.json" "$(tail -n 2 "$out/schema.log")"
 	fi
-	charts="$charts speedup-$t seeds-$t"
-done
-# every chart PNG and SVG, the PNGs without a transparent pixel
-for chart in insns $charts; do
-	if [ -s "$out/$chart.svg" ] && "$PYTHON" -c 'import sys, matplotlib.image
+}
+
+# a chart's PNG and SVG, the PNG without a transparent pixel
+check_chart() { # CHART
+	if [ -s "$out/$1.svg" ] && "$PYTHON" -c 'import sys, matplotlib.image
 p = matplotlib.image.imread(sys.argv[1])
-sys.exit(bool(p.ndim != 3 or (p.shape[2] == 4 and p[:, :, 3].min() < 1)))' "$out/$chart.png" 2>/dev/null; then
-		pass "chart $chart: PNG (opaque) and SVG"
+sys.exit(bool(p.ndim != 3 or (p.shape[2] == 4 and p[:, :, 3].min() < 1)))' "$out/$1.png" 2>/dev/null; then
+		pass "chart $1: PNG (opaque) and SVG"
 	else
-		fail "chart $chart" "no $out/$chart.svg, or $out/$chart.png missing or transparent"
+		fail "chart $1" "no $out/$1.svg, or $out/$1.png missing or transparent"
 	fi
-done
-if grep -qF "### kernel" "$report" && grep -F "| boot" "$report" | grep -qF "12.5"; then
-	pass "an unknown suite: a table of its own"
-else
-	fail "an unknown suite" "no 'kernel' table with the test's figure in $report"
-fi
+}
+
+check_unknown_suite() {
+	if grep -qF "### kernel" "$report" && grep -F "| boot" "$report" | grep -qF "12.5"; then
+		pass "an unknown suite: a table of its own"
+	else
+		fail "an unknown suite" "no 'kernel' table with the test's figure in $report"
+	fi
+}
 
 # bench-compare: against itself, every figure the same
-bench save self >/dev/null
-bench compare self >"$out/self.log" 2>&1
-if grep -qE '^[1-9][0-9]* same, 0 different' "$out/self.log"; then
-	pass "compare: a run against itself: $(tail -n 1 "$out/self.log" | cut -d: -f1)"
-else
-	fail "compare: a run against itself" "$(tail -n 3 "$out/self.log")"
-fi
-# against a baseline with one count one higher and the ppctime vDSO's
-# timings four times slower: those, and nothing else, differ
-doctored=$out/saved/doctored
-cp -R "$out/saved/self" "$doctored"
-"$PYTHON" - "$doctored/records" <<'PY'
+check_compare_self() {
+	bench save self >/dev/null
+	bench compare self >"$out/self.log" 2>&1
+	if grep -qE '^[1-9][0-9]* same, 0 different' "$out/self.log"; then
+		pass "compare: a run against itself: $(tail -n 1 "$out/self.log" | cut -d: -f1)"
+	else
+		fail "compare: a run against itself" "$(tail -n 3 "$out/self.log")"
+	fi
+}
+
+# against a baseline (the run saved by the case before) with one count one
+# higher and the ppctime vDSO's timings four times slower: those, and
+# nothing else, differ
+check_compare_doctored() {
+	local doctored=$out/saved/doctored changed_counts other_insns faster
+	cp -R "$out/saved/self" "$doctored"
+	"$PYTHON" - "$doctored/records" <<'PY'
 import glob, json, sys
 for path in glob.glob(sys.argv[1] + "/*.jsonl"):
     records = [json.loads(line) for line in open(path)]
@@ -117,23 +128,48 @@ for path in glob.glob(sys.argv[1] + "/*.jsonl"):
     with open(path, "w") as f:
         f.writelines(json.dumps(r) + "\n" for r in records)
 PY
-bench compare doctored >"$out/doctored.log" 2>&1
-changed_counts=$(grep -c '| -1 insns' "$out/compare-doctored.md")
-other_insns=$(grep -E '\| insns_(vdso|libc) ' "$out/compare-doctored.md" | grep -vcE '\| (same|-1 insns) *\|$')
-faster=$(grep -E '\| ppctime +\| ns_per_call +\|' "$out/compare-doctored.md" | grep -c 'faster')
-if [ "$changed_counts" -eq "$(echo $TARGETS | wc -w)" ] && [ "$other_insns" -eq 0 ] && [ "$faster" -gt 0 ]; then
-	pass "compare: a doctored baseline: $changed_counts count(s) -1, $faster timings faster, nothing else"
-else
-	fail "compare: a doctored baseline" "$changed_counts counts -1 (want one a target), $other_insns other count changes, $faster ppctime timings faster"
-fi
+	bench compare doctored >"$out/doctored.log" 2>&1
+	changed_counts=$(grep -c '| -1 insns' "$out/compare-doctored.md")
+	other_insns=$(grep -E '\| insns_(vdso|libc) ' "$out/compare-doctored.md" | grep -vcE '\| (same|-1 insns) *\|$')
+	faster=$(grep -E '\| ppctime +\| ns_per_call +\|' "$out/compare-doctored.md" | grep -c 'faster')
+	if [ "$changed_counts" -eq "$(echo $TARGETS | wc -w)" ] && [ "$other_insns" -eq 0 ] && [ "$faster" -gt 0 ]; then
+		pass "compare: a doctored baseline: $changed_counts count(s) -1, $faster timings faster, nothing else"
+	else
+		fail "compare: a doctored baseline" "$changed_counts counts -1 (want one a target), $other_insns other count changes, $faster ppctime timings faster"
+	fi
+}
 
 # a record that breaks the schema is refused, naming its file
-echo '{"suite": "insns", "target": "x"}' >"$out/records/bad.jsonl"
-if bench render >"$out/bad.log" 2>&1; then
-	fail "a bad record" "render accepted it"
-elif grep -q 'bad.jsonl:1' "$out/bad.log"; then
-	pass "a bad record: refused, with its file and line"
-else
-	fail "a bad record" "refused without saying where: $(head -n 2 "$out/bad.log")"
-fi
+check_bad_record() {
+	echo '{"suite": "insns", "target": "x"}' >"$out/records/bad.jsonl"
+	if bench render >"$out/bad.log" 2>&1; then
+		fail "a bad record" "render accepted it"
+	elif grep -q 'bad.jsonl:1' "$out/bad.log"; then
+		pass "a bad record: refused, with its file and line"
+	else
+		fail "a bad record" "refused without saying where: $(head -n 2 "$out/bad.log")"
+	fi
+}
+
+# A measure per suite, render; per target report.md and its summary; the
+# insns chart and two a target; the unknown suite, two compares, a bad
+# record.
+for suite in $suites; do
+	case_add check_measure "$suite"
+done
+case_add check_render
+for t in $TARGETS; do
+	case_add check_report "$t"
+	case_add check_summary "$t"
+done
+case_add check_chart insns
+for t in $TARGETS; do
+	case_add check_chart "speedup-$t"
+	case_add check_chart "seeds-$t"
+done
+case_add check_unknown_suite
+case_add check_compare_self
+case_add check_compare_doctored
+case_add check_bad_record
+run_cases
 exit $failed

@@ -5,8 +5,8 @@
 . "${srcdir:=.}/tests/test-lib.sh"
 set -e
 cd "$top_builddir"
-plan "$(count $TARGETS)"
-for t in $TARGETS; do
+check_insn_count() { # TARGET
+	t=$1
 	out=$("$srcdir"/benchtests/insn-count run/ppctime-run benchtests/vdso-insns-$t) || :
 	# every line: ENTRY CLOCK COUNT COUNT, counts plain or '~'-marked numbers
 	rows=$(printf '%s\n' "$out" | grep -cE '^[_a-z0-9]+ [-A-Z_]+ ~?[0-9]+ ~?[0-9]+$' || :)
@@ -18,5 +18,10 @@ for t in $TARGETS; do
 		fail "$t: insn-count" "$rows rows parsed, $served clock_gettime MONOTONIC rows with a count; the lines that do not parse:
 $(printf '%s\n' "$out" | grep -vE '^[_a-z0-9]+ [-A-Z_]+ ~?[0-9]+ ~?[0-9]+$' | head -5)"
 	fi
+}
+
+for t in $TARGETS; do
+	case_add check_insn_count "$t"
 done
+run_cases
 exit $failed

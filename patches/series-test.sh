@@ -15,15 +15,6 @@ make_work
 linux_patches() {
 	(cd "$srcdir/patches/linux-$1" && ls -- 0*.patch | grep -vx 0000-cover-letter.patch || :)
 }
-# Each glibc series made and applied; each kernel series made, and
-# checkpatch on each of its patches.
-# shellcheck disable=SC2154
-results=$((2 * $(count $glibc_versions)))
-for v in $linux_series_versions; do
-	results=$((results + 1 + $(count $(linux_patches "$v"))))
-done
-plan $results
-
 # same SERIES MADE_DIR: the committed patches are the made ones.
 same() {
 	local committed made f
@@ -71,19 +62,22 @@ applies() {
 	pass "series: patches/glibc-$1 applies to $pristine"
 }
 
+# Each glibc series made and applied; each kernel series made, and
+# checkpatch on each of its patches.
+# shellcheck disable=SC2154
 for v in $glibc_versions; do
 	pristine=$(glibc_pristine "$v") base=$(glibc_pristine "$glibc_overlay_base")
 	if [ ! -e "$pristine" ] || [ ! -e "$base" ]; then
 		[ -e "$pristine" ] || base=$pristine
 		why=$(tail -n 1 "$top_builddir/glibc-source/$v/why" 2>/dev/null || :)
 		for what in "is what 'make patches' makes" "applies"; do
-			skip "series: patches/glibc-$v $what" "no glibc source $base${why:+ ($why)}:\
+			case_add skip "series: patches/glibc-$v $what" "no glibc source $base${why:+ ($why)}:\
  make glibc-fetch, or install Debian's glibc-source"
 		done
 		continue
 	fi
-	made glibc "$v"
-	applies "$v"
+	case_add made glibc "$v"
+	case_add applies "$v"
 done
 
 # checkpatch VERSION PATCH: PATCH passes Linux VERSION's checkpatch --strict
@@ -113,14 +107,15 @@ for v in $linux_series_versions; do
 	*)
 		why=$(tail -n 1 "$top_builddir/linux-source/$v/why" 2>/dev/null || :)
 		for what in "is what 'make patches' makes" $(linux_patches "$v"); do
-			skip "series: patches/linux-$v: $what" "no Linux $v source${why:+ ($why)}:\
+			case_add skip "series: patches/linux-$v: $what" "no Linux $v source${why:+ ($why)}:\
  configure --with-linux-source (Debian's linux-source), then make linux-fetch"
 		done
 		continue ;;
 	esac
-	made linux "$v"
+	case_add made linux "$v"
 	for p in $(linux_patches "$v"); do
-		checkpatch "$v" "$srcdir/patches/linux-$v/$p"
+		case_add checkpatch "$v" "$srcdir/patches/linux-$v/$p"
 	done
 done
+run_cases
 exit $failed

@@ -1,29 +1,39 @@
 # SPDX-License-Identifier: GPL-2.0
 # Shared by the installed tests: each target of the source's targets.txt,
-# and a check of a launch's time system calls (tests/test-lib.sh's
-# time_syscalls, run from the source tree as autopkgtest runs them).
+# a probe built once for all its cases, and the checks of a launch's vDSO
+# and of its time system calls (tests/test-lib.sh's time_syscalls, run
+# from the source tree as autopkgtest runs them).
 # Results are TAP (tests/README.md's protocol and helpers); a "not ok"
 # makes the test exit 1 at the end.
 . tests/test-lib.sh
 work=${AUTOPKGTEST_TMP:-$(mktemp -d)}
 probe_source=$PWD/tests/guest/launcher-probe.c
 
-# The targets, for the plans: nr_targets of them.
-nr_targets=$(sh build-aux/target-fields targets.txt name | wc -l)
-
-# for_targets FUNCTION: FUNCTION NAME TRIPLET QEMU for each target.
+# for_targets COMMAND [ARG...]: COMMAND ARG... NAME TRIPLET QEMU for each
+# target (for_targets case_add CHECK: a case of CHECK for each).
 for_targets() {
 	while read -r name triplet qemu; do
-		"$1" "$name" "$triplet" "$qemu"
+		"$@" "$name" "$triplet" "$qemu"
 	done <<-EOF
 	$(sh build-aux/target-fields targets.txt name triplet qemu)
 	EOF
 }
 
-# check_run NAME PROBE [OPTION...]: ppctime-run OPTION... gives the probe
-# the vDSO, and its clock_gettime calls make no system call, where with
-# --no-vdso each makes one.
-check_run() {
+# built PROBE NAME COMPILER [ARG...]: PROBE, as COMPILER ARG... -o PROBE
+# builds it, once for all the cases that run it; or case NAME fails
+# saying why, and status 1.
+built() {
+	built_probe=$1 built_name=$2
+	shift 2
+	[ -x "$built_probe" ] || "$@" -o "$built_probe" 2>"$work/cc" || {
+		fail "$built_name" "$1 cannot build the probe: $(cat "$work/cc")"
+		return 1
+	}
+}
+
+# check_vdso NAME PROBE [OPTION...]: ppctime-run OPTION... gives the probe
+# the vDSO.
+check_vdso() {
 	name=$1 probe=$2
 	shift 2
 	vdso=$(ppctime-run "$@" "$probe" vdso 2>/dev/null | head -n 1) || :
@@ -31,6 +41,14 @@ check_run() {
 	sysinfo_ehdr=0x*" listed=1") pass "$name: AT_SYSINFO_EHDR given ($vdso)" ;;
 	*) fail "$name" "no vDSO: $vdso" ;;
 	esac
+}
+
+# check_calls NAME PROBE [OPTION...]: under ppctime-run OPTION..., the
+# probe's clock_gettime calls make no system call, where with --no-vdso
+# each makes one.
+check_calls() {
+	name=$1 probe=$2
+	shift 2
 	# tests/test-lib.sh's count, as the build tree's tests take it.
 	time_syscalls ppctime-run "$@" "$probe"
 	with=$calls
