@@ -39,7 +39,7 @@ export QEMU_STRACE
 # probes mark with a getppid(): a static glibc 2.43 may read
 # CLOCK_MONOTONIC before it has found the vDSO, as on Linux (malloc's
 # tcache_key_initialize falls back to random_bits() for a key with too
-# few or too many bits set, about 1 launch in 100 on ppc32).  Without the
+# few or too many bits set: 3 ppc32 launches in 150 here).  Without the
 # mark, all of them.  QEMU 7.2 names no clock_getres_time64 (ppc32's 406)
 # and answers it ENOSYS.
 time_syscalls() {
