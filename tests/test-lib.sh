@@ -187,7 +187,7 @@ frozen_verdict() {
 # (tests/glibc/sysroot-probe.c): a static glibc 2.43 may read
 # CLOCK_MONOTONIC before it has found the vDSO, as on Linux (malloc's
 # tcache_key_initialize falls back to random_bits() for a key with too
-# few or too many bits set, about 1 ppc32 launch in 50).  Without a
+# few or too many bits set: 3 ppc32 launches in 150 here).  Without a
 # mark, all of them.
 time_syscalls() {
 	ts_pattern=clock_gettime ts_whole= ts_last=
