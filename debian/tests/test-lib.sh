@@ -6,7 +6,8 @@
 # Results are TAP (tests/README.md's protocol and helpers); a "not ok"
 # makes the test exit 1 at the end.
 . tests/test-lib.sh
-work=${AUTOPKGTEST_TMP:-$(mktemp -d)}
+# autopkgtest's own directory, or one of the test's, removed on exit.
+if [ -n "${AUTOPKGTEST_TMP-}" ]; then work=$AUTOPKGTEST_TMP; else make_work; fi
 probe_source=$PWD/tests/guest/launcher-probe.c
 
 # for_targets COMMAND [ARG...]: COMMAND ARG... NAME TRIPLET QEMU for each
