@@ -152,7 +152,7 @@ check_bad_record() {
 }
 
 # A measure per suite, render; per target report.md and its summary; the
-# insns chart and two a target; the unknown suite, two compares, a bad
+# insns chart and three a target; the unknown suite, two compares, a bad
 # record.
 for suite in $suites; do
 	case_add check_measure "$suite"
@@ -164,6 +164,7 @@ for t in $TARGETS; do
 done
 case_add check_chart insns
 for t in $TARGETS; do
+	case_add check_chart "cycles-$t"
 	case_add check_chart "speedup-$t"
 	case_add check_chart "seeds-$t"
 done

@@ -1,23 +1,29 @@
 # SPDX-License-Identifier: LGPL-2.1-or-later
 """The report's charts, PNG and SVG, with matplotlib: instructions per
-call, the timings' speedups, the seeds' designs."""
+call, modelled cycles per call, the timings' speedups, the seeds'
+designs."""
 
 import os
 
 from . import die
 from .records import label, linux_configs
 from .stats import is_control, number
-from .tables import SEED_CALLS, call_name, seed_rows, timing_rows
+from .tables import (FLOOR_CONFIGS, MCA_CPUS, SEED_CALLS, call_name, mca_configs, seed_rows,
+                     timing_rows)
 
-# ppctime's colour, then Linux's images', the anchor's first.
+# ppctime's colour, then Linux's images', the anchor's first; the floors'.
 PPCTIME_COLOUR = "#1f77b4"
 LINUX_COLOURS = ["#ff7f0e", "#2ca02c", "#7f7f7f"]
+FLOOR_COLOURS = dict(zip(FLOOR_CONFIGS, ["#c7c7c7", "#9edae5"]))
 
 
 def config_colour(config, configs):
-    """CONFIG's colour among CONFIGS: ppctime's, or by its Linux's rank."""
+    """CONFIG's colour among CONFIGS: ppctime's, a floor's, or by its
+    Linux's rank."""
     if config == "ppctime":
         return PPCTIME_COLOUR
+    if config in FLOOR_COLOURS:
+        return FLOOR_COLOURS[config]
     return LINUX_COLOURS[linux_configs(configs).index(config) % len(LINUX_COLOURS)]
 
 
@@ -90,6 +96,29 @@ def chart_insns(res, out):
     fig.suptitle(f"Instructions inside the vDSO per call{against}{beside}\n"
                  "(exact counts from QEMU's exec trace; fewer is better)", fontsize=11)
     return save_chart(fig, out, "insns")
+
+
+def chart_cycles(res, out, t):
+    """Modelled cycles per call back to back, a panel per POWER model:
+    ppctime, Linux's images, the floor and the design floor."""
+    plt = pyplot()
+    calls = res.calls("mca", t)
+    configs = mca_configs(res, t)
+    if not calls or "ppctime" not in configs:
+        return None
+    linux = linux_configs(configs)
+    fig, axes = plt.subplots(1, len(MCA_CPUS), figsize=(6 * len(MCA_CPUS), 0.9 * len(calls) + 2),
+                             squeeze=False)
+    for ax, (cpu, name) in zip(axes[0], MCA_CPUS):
+        series = [(label(c), config_colour(c, linux),
+                   [getattr(res.get("mca", t, e, k, c, f"cycles_b2b_{cpu}"), "median", None)
+                    for e, k in calls], None) for c in configs]
+        bars(ax, [call_name(e.replace("__kernel_", ""), k) for e, k in calls], series,
+             xlabel=f"cycles per call back to back, {name}")
+        ax.set_title(f"{t}, llvm-mca -mcpu={cpu}", fontsize=10)
+    fig.suptitle("Modelled cycles per call (LLVM's scheduling models; fewer is better)",
+                 fontsize=11)
+    return save_chart(fig, out, f"cycles-{t}")
 
 
 def chart_speedup(res, out, t):

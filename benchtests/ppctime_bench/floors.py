@@ -12,9 +12,16 @@ the caller's link register kept, the image's address taken), on ppc64 an
 addis besides (64 KiB pages put the page out of a displacement's reach;
 its low half rides in each load's displacement), and the return: CR0[SO]
 cleared (the caller may have left it set), the link register restored,
-blr.  What ppctime adds to every call, its generic C core behind thin
-assembly entries: the page's address made whole to pass it (addi), and
-the core's bl and blr: 3 instructions."""
+blr.
+
+The design floor: the same path run by a generic C core behind thin
+assembly entries, ppctime's design and Linux's since 5.11, which adds to
+every call what no such implementation can avoid: the page's address made
+whole to pass it (addi: C cannot fold a link-time displacement into its
+loads), the entry's bl into the core and the core's blr (3 instructions);
+and to gettimeofday 1000's reciprocal built in two instructions where the
+floor loads it in one (C cannot address the image).  An implementation
+below the design floor is hand-written assembly per call."""
 
 # Groups: (why, [instruction, ...]); registers as a real implementation's,
 # so the model sees the dependencies; displacements Linux 6.1's layout's
@@ -31,6 +38,29 @@ HRES_CLOCK = [("a high-resolution clock: its bit in the class mask",
                ["li 9, 1", "slw 9, 9, 3", "andi. 10, 9, 2179", "bt 2, .+400"])]
 COARSE_CLOCK = [("a coarse clock", ["andi. 9, 9, 96", "bf 2, .+400"])]
 RAW_CLOCK = [("MONOTONIC_RAW", ["cmpwi 3, 4", "bf 2, .+400"])]
+
+
+# The design's: after the head, the page's address whole and the call
+# into the core (a call as the branch it is, as mca.py models one); on
+# success the core's return to the entry, which sets CR0 from r3 (0: SO
+# clear; mtcrf on ppc32, as its entry has it), the link register back,
+# and returns.
+C_CALL = [("the C core's: the page's address made whole to pass it, the call",
+           ["addi 5, 5, 0", "b .+4"])]
+# gettimeofday's 1000's reciprocal, as a compiler builds it.
+C_RECIPROCAL = ["lis 12, 4194", "ori 12, 12, 19923"]
+
+
+def head(bits, c_core):
+    return (HEAD64 if bits == 64 else HEAD32) + (C_CALL if c_core else [])
+
+
+def success(bits, c_core):
+    if not c_core:
+        return RETURN
+    return [("success: r3 0; the core returns to the entry, which takes CR0 from r3 "
+             "and returns", ["li 3, 0", "blr", "mtlr 11",
+                             f"{'mtocrf' if bits == 64 else 'mtcrf'} 128, 3", "bnslr"])]
 
 
 def seq_begin(bits, seq):
@@ -106,8 +136,8 @@ def stores(bits, words):
     return [("the result", ["stw 0, 0(4)", "stw 9, 4(4)"])]
 
 
-def clock_gettime(bits, seq, raw_seq, clock, words):
-    head = HEAD64 if bits == 64 else HEAD32
+def clock_gettime(bits, seq, raw_seq, clock, words, c_core):
+    start = head(bits, c_core)
     dispatch = CLOCK_IN_RANGE + HRES_CLOCK
     if clock == "MONOTONIC_COARSE" or clock == "REALTIME_COARSE":
         base, reg = indexed(bits, seq)
@@ -115,51 +145,57 @@ def clock_gettime(bits, seq, raw_seq, clock, words):
                  [f"lwz 12, 32({reg})", f"lwz 0, 36({reg})", f"lwz 10, 40({reg})",
                   f"lwz 9, 44({reg})"])
         body = base + [("the base, as it is", loads)]
-        return (head + dispatch + COARSE_CLOCK + seq_begin(bits, seq) + body + seq_end(bits, seq)
-                + stores(bits, 4 if words == 4 else 2) + RETURN)
+        return (start + dispatch + COARSE_CLOCK + seq_begin(bits, seq) + body + seq_end(bits, seq)
+                + stores(bits, 4 if words == 4 else 2) + success(bits, c_core))
     if clock == "MONOTONIC_RAW":
-        return (head + dispatch + COARSE_CLOCK + RAW_CLOCK + seq_begin(bits, raw_seq)
+        return (start + dispatch + COARSE_CLOCK + RAW_CLOCK + seq_begin(bits, raw_seq)
                 + hres(bits, raw_seq, False, 2 if words == 4 else 1) + seq_end(bits, raw_seq)
-                + ns_below_1e9(bits) + stores(bits, words) + RETURN)
-    return (head + dispatch + seq_begin(bits, seq) + hres(bits, seq, True, 2 if words == 4 else 1)
-            + seq_end(bits, seq) + ns_below_1e9(bits) + stores(bits, words) + RETURN)
+                + ns_below_1e9(bits) + stores(bits, words) + success(bits, c_core))
+    return (start + dispatch + seq_begin(bits, seq) + hres(bits, seq, True, 2 if words == 4 else 1)
+            + seq_end(bits, seq) + ns_below_1e9(bits) + stores(bits, words) + success(bits, c_core))
 
 
-def gettimeofday(bits, seq):
+def gettimeofday(bits, seq, c_core):
     """ns / 1000 by 1000's reciprocal, loaded from the image PC-relative
-    (on ppc64 before the page's addis), a high multiply and a shift."""
-    if bits == 64:
-        head = [("the data page, PC-relative; 1000's reciprocal from the image beside it",
-                 ["mflr 11", "bcl 20, 31, .+4", "mflr 5", "lwz 12, 512(5)", "addis 5, 5, -2"])]
-        usec = [("ns / 1000", ["mulhwu 9, 9, 12", "srdi 9, 9, 6"])]
-        result = [("the result", ["std 10, 0(3)", "std 9, 8(3)"])]
+    (on ppc64 before the page's addis; a C core builds it), a high
+    multiply and a shift."""
+    shift = "srdi 9, 9, 6" if bits == 64 else "srwi 9, 9, 6"
+    if c_core:
+        start = head(bits, c_core)
+        usec = [("ns / 1000: 1000's reciprocal built", C_RECIPROCAL + ["mulhwu 9, 9, 12", shift])]
+    elif bits == 64:
+        start = [("the data page, PC-relative; 1000's reciprocal from the image beside it",
+                  ["mflr 11", "bcl 20, 31, .+4", "mflr 5", "lwz 12, 512(5)", "addis 5, 5, -2"])]
+        usec = [("ns / 1000", ["mulhwu 9, 9, 12", shift])]
     else:
-        head = HEAD32
+        start = HEAD32
         usec = [("ns / 1000: 1000's reciprocal from the image",
-                 ["lwz 12, 512(5)", "mulhwu 9, 9, 12", "srwi 9, 9, 6"])]
-        result = [("the result", ["stw 0, 0(3)", "stw 9, 4(3)"])]
+                 ["lwz 12, 512(5)", "mulhwu 9, 9, 12", shift])]
+    result = ([("the result", ["std 10, 0(3)", "std 9, 8(3)"])] if bits == 64 else
+              [("the result", ["stw 0, 0(3)", "stw 9, 4(3)"])])
     compare = "cmpdi" if bits == 64 else "cmpwi"
-    return (head + [("tv NULL: nothing to write", [f"{compare} 3, 0", "bt 2, .+400"])]
+    return (start + [("tv NULL: nothing to write", [f"{compare} 3, 0", "bt 2, .+400"])]
             + seq_begin(bits, seq) + hres(bits, seq, False, 1) + seq_end(bits, seq)
             + ns_below_1e9(bits) + usec + result
-            + [("tz NULL: nothing more", [f"{compare} 4, 0", "bf 2, .+400"])] + RETURN)
+            + [("tz NULL: nothing more", [f"{compare} 4, 0", "bf 2, .+400"])]
+            + success(bits, c_core))
 
 
-def time(bits, seq):
-    head = HEAD64 if bits == 64 else HEAD32
+def time(bits, seq, c_core):
     load = f"ld 3, {seq + 32}(5)" if bits == 64 else f"lwz 3, {seq + 36}(5)"
-    return head + [
+    # It cannot fail: the core returns the seconds and the entry clears SO.
+    back = ["blr"] if c_core else []
+    return head(bits, c_core) + [
         ("clock_mode: in a time namespace the data is elsewhere",
          [f"lwz 10, {seq + 4}(5)", "cmpwi 10, 1", "bf 2, .+400"]),
         ("REALTIME's seconds into r3; tloc NULL: nothing to write",
          ["cmpdi 3, 0" if bits == 64 else "cmpwi 3, 0", load, "bt 2, .+8"]),
-        ("CR0[SO] clear, the link register back", ["crclr 3", "mtlr 11", "blr"])]
+        ("CR0[SO] clear, the link register back", back + ["crclr 3", "mtlr 11", "blr"])]
 
 
-def clock_getres(bits, seq):
-    head = HEAD64 if bits == 64 else HEAD32
+def clock_getres(bits, seq, c_core):
     store = ["std 9, 8(4)", "std 10, 0(4)"] if bits == 64 else ["stw 9, 4(4)", "stw 10, 0(4)"]
-    return head + CLOCK_IN_RANGE + [
+    return head(bits, c_core) + CLOCK_IN_RANGE + [
         ("clock_mode: in a time namespace the data is elsewhere",
          [f"lwz 10, {seq + 4}(5)", "cmpwi 10, 1", "bt 1, .+400"]),
         ("a clock with a resolution here", ["li 9, 1", "slw 9, 9, 3", "andi. 10, 9, 2195",
@@ -167,8 +203,11 @@ def clock_getres(bits, seq):
         ("hrtimer_res; res NULL: nothing to write; 0 s",
          [f"lwz 9, {seq + 232}(5)", "cmpdi 4, 0" if bits == 64 else "cmpwi 4, 0",
           "bt 2, .+16", "li 10, 0"]),
-        ("the result", store)] + RETURN
+        ("the result", store)] + success(bits, c_core)
 
+
+# The records' configs of the floor and the design floor (c_core below).
+CONFIGS = {"floor": False, "design-floor": True}
 
 # vdso_data's offset in the page (Linux 6.1's layout: REFERENCE.md; the
 # datastore's puts it elsewhere, which changes displacements only).
@@ -176,9 +215,10 @@ SEQ = {64: -672, 32: -9120}
 VDSO_DATA_SIZE = 240
 
 
-def floor(description, entry, clock):
+def floor(description, entry, clock, c_core=False):
     """The floor path of ENTRY (CLOCK) on the target: [(why, [insn])], or
-    None where there is none (a call the vDSO hands to the kernel)."""
+    None where there is none (a call the vDSO hands to the kernel); with
+    C_CORE the design floor's."""
     bits = int(description["class"])
     seq = SEQ[bits]
     raw = seq + VDSO_DATA_SIZE
@@ -187,13 +227,13 @@ def floor(description, entry, clock):
                          "REALTIME_COARSE", "MONOTONIC_RAW"):
             return None
         words = 4 if bits == 32 and entry.endswith("64") else 2
-        return clock_gettime(bits, seq, raw, clock, words)
+        return clock_gettime(bits, seq, raw, clock, words, c_core)
     if entry == "__kernel_gettimeofday":
-        return gettimeofday(bits, seq)
+        return gettimeofday(bits, seq, c_core)
     if entry == "__kernel_time":
-        return time(bits, seq)
+        return time(bits, seq, c_core)
     if entry == "__kernel_clock_getres" and clock in ("REALTIME", "MONOTONIC", "BOOTTIME"):
-        return clock_getres(bits, seq)
+        return clock_getres(bits, seq, c_core)
     return None
 
 

@@ -24,8 +24,6 @@ B2B_RUNS = (1, 101)
 # (14 on Debian 12, 19 on Debian 13).
 LLVM_PACKAGES = "llvm"
 SYSCALL = 0x44000002
-# The config of the floors' records (floors.py).
-FLOOR = "floor"
 
 
 def tools():
@@ -162,7 +160,7 @@ def region_records(target, config, regions, results, notes):
     records = []
     for name, insns in regions:
         entry, clock = split_name(name)
-        if config == FLOOR:
+        if config in floors.CONFIGS:
             records.append(record("mca", target, config, entry, clock, "insns_vdso", "insns",
                                   len(insns), True))
         for cpu in CPUS:
@@ -171,7 +169,7 @@ def region_records(target, config, regions, results, notes):
                                   "cycles", one, True))
             records.append(record("mca", target, config, entry, clock, f"cycles_b2b_{cpu}",
                                   "cycles", b2b, True))
-            if config != FLOOR:
+            if config not in floors.CONFIGS:
                 notes["critical"].setdefault(config, {}).setdefault(name, {})[cpu] = path
     return records
 
@@ -212,11 +210,12 @@ def measure_mca(target, description, out):
                                branches, True),
                         record("mca", target, config, *split_name(name), "timebase_reads", "reads",
                                timebase, True)]
-    # The floor of each call modelled (floors.py).
-    regions = [(name, floors.instructions(groups)) for name in calls
-               if (groups := floors.floor(description, *split_name(name)))]
-    records += region_records(target, FLOOR, regions, model(mca, description["triplet"], regions),
-                              notes)
+    # The floors of each call modelled (floors.py).
+    for config, c_core in floors.CONFIGS.items():
+        regions = [(name, floors.instructions(groups)) for name in calls
+                   if (groups := floors.floor(description, *split_name(name), c_core))]
+        records += region_records(target, config, regions,
+                                  model(mca, description["triplet"], regions), notes)
     with open(os.path.join(out, f"mca-{target}.json"), "w") as f:
         json.dump(notes, f, indent=1)
         f.write("\n")

@@ -7,7 +7,7 @@ import json
 import os
 
 from . import die, trees
-from .charts import chart_insns, chart_seeds, chart_speedup
+from .charts import chart_cycles, chart_insns, chart_seeds, chart_speedup
 from .machine import machine_lines, read_machine
 from .mca import read_notes as read_mca_notes
 from .qemu import read_notes
@@ -59,7 +59,13 @@ def qemu_lines(res, t, notes):
     return md + [f"All of it took {notes['seconds']:.0f} s.", ""]
 
 
-def mca_lines(res, t, notes):
+def chart_lines(chart, alt):
+    """A chart's lines in the report: the PNG, the SVG linked; none if
+    there was nothing to draw."""
+    return [f"![{alt}]({chart[0]}) ([SVG]({chart[1]}))", ""] if chart else []
+
+
+def mca_lines(res, t, notes, out):
     """The mca suite's section: modelled cycles beside counts and TCG
     times, what the model leaves out, the floors, where the three
     measures disagree, the critical paths."""
@@ -80,7 +86,7 @@ def mca_lines(res, t, notes):
           "perfectly and a taken one costs no fetch bubble; a call (`bl`, `bcl`) is",
           "modelled as the branch it is, its link-register write free (llvm-mca would",
           "charge a call 100 cycles); no SMT neighbour; ppc32's code on the 64-bit",
-          "cores.", "", table_mca(res, t),
+          "cores.", "", table_mca(res, t)] + chart_lines(chart_cycles(res, out, t), "modelled cycles") + [
           "#### Floors", "",
           "The floor: the instructions no correct implementation of the call can",
           "avoid with Linux's data page and ABI (`benchtests/ppctime_bench/floors.py`",
@@ -88,10 +94,17 @@ def mca_lines(res, t, notes):
           "PC-relative, the clock id checked, the seqcount's loads, test and two",
           "`lwsync`s, the timebase read, the multiply and shift, the carry test,",
           "the result stores, the CR0[SO] return; its path modelled as ppctime's is.",
-          "ppctime's distance from it in instructions and in modelled cycles back to",
-          "back (floors.py says what ppctime's generic C core behind thin assembly",
-          f"entries adds to each call).  Goal: at most {INSNS_GOAL}x the anchor's "
-          "instructions,", "or the floor where that is below it.", "", table_floors(res, t)]
+          "The design floor: the same path run by a generic C core behind thin",
+          "assembly entries (ppctime's design, and Linux's since 5.11), which no such",
+          "implementation can avoid adding: the data page's address made whole to pass",
+          "it (C cannot fold a link-time displacement into its loads), the entry's",
+          "`bl` and the core's `blr`; on gettimeofday 1000's reciprocal built in two",
+          "instructions where the floor loads it in one (C cannot address the image).",
+          "Below the design floor is hand-written assembly per call.  ppctime's",
+          "distance from each, in instructions and in modelled cycles back to back.",
+          f"Goal: at most {INSNS_GOAL}x the anchor's instructions, or the floor where "
+          "that is below it;", "where the design floor is above both, the design floor.", "",
+          table_floors(res, t)]
     disagreements = mca_disagreements(res, t)
     md += ["#### Where the measures disagree", ""]
     md += (disagreements + ["", "Modelled cycles rank what a POWER core would run; TCG time "
@@ -138,9 +151,7 @@ def command_render(args):
            "(`syscall`: syscall(2) called directly; `no-vdso`: the C library",
            "with no vDSO).  `~`: the count varies between calls (the smallest).",
            "", "Machine:", ""] + machine_lines(machine) + [""] + linux_lines(res)
-    headline = chart_insns(res, args.out)
-    if headline:
-        md += [f"![instructions per call]({headline[0]}) ([SVG]({headline[1]}))", ""]
+    md += chart_lines(chart_insns(res, args.out), "instructions per call")
     summaries = {}
     for t in res.targets:
         md += [f"## {t}", ""]
@@ -168,22 +179,18 @@ def command_render(args):
                    + (f"{label(linux[0])}." if linux else "Linux."),
                    "", table_insns(res, t)]
         if res.calls("mca", t):
-            md += ["### Modelled cycles", ""] + mca_lines(res, t, read_mca_notes(args.out, t))
+            md += ["### Modelled cycles", ""] + mca_lines(res, t, read_mca_notes(args.out, t), args.out)
         # The seeds' variants: measured in a build tree only.
         if res.calls("insns", t) and len(seed_rows(res, t)) > 1:
             md += ["### The seeds' designs", "", "Instructions per call inside the vDSO.  "
                    "bcl+8 even saves an instruction: its price, mispredicted returns from "
                    "POWER8's corrupted link stack, is invisible under QEMU; seed 000 measured "
                    "4-9% of a gettimeofday call on POWER7 and POWER8.", "", table_seeds(res, t)]
-            chart = chart_seeds(res, args.out, t)
-            if chart:
-                md += [f"![seeds]({chart[0]}) ([SVG]({chart[1]}))", ""]
+            md += chart_lines(chart_seeds(res, args.out, t), "seeds")
         if res.calls("timings", t):
             md += ["### Timings", "", "Reference and speedups per call; controls should "
                    "come out `same`.", "", table_timings(res, t)]
-            chart = chart_speedup(res, args.out, t)
-            if chart:
-                md += [f"![speedup]({chart[0]}) ([SVG]({chart[1]}))", ""]
+            md += chart_lines(chart_speedup(res, args.out, t), "speedup")
         if res.calls("glibc", t):
             md += ["### glibc benchtests", "",
                    f"glibc's own bench machinery (bench-{t}.out, validated by glibc's",
