@@ -38,8 +38,9 @@ CHECK_GLIBC_DEPS += $(BENCH_GLIBC_PROGRAMS)
 # pipeline-test.sh after glibc-smoke-test.sh: it renders that run's records.
 TESTS += $(srcdir)/benchtests/smoke-test.sh $(srcdir)/benchtests/mca-test.sh \
 	$(srcdir)/benchtests/glibc-smoke-test.sh $(srcdir)/benchtests/pipeline-test.sh
-# ppctime-bench import-lava on a LAVA results file of the test's own.
-TESTS += $(srcdir)/benchtests/lava-import-test.sh
+# ppctime-bench import-lava on a LAVA results file of the test's own; the
+# booted timings' verdict on made-up rounds.
+TESTS += $(srcdir)/benchtests/lava-import-test.sh $(srcdir)/benchtests/rounds-test.sh
 CLEANFILES += $(BENCH_PROGRAMS) $(BENCH_GLIBC_PROGRAMS) bench benchtests/glibc-smoke \
 	benchtests/pipeline-smoke
 

@@ -99,6 +99,29 @@ def compare(a, b, metric):
     return Comparison(a, b, metric) if a and b and a.median and b.median else None
 
 
+class RoundsComparison(Comparison):
+    """A against B measured taking turns, the i-th value of each in the
+    same round (the kernel suite's boots): each round's ratio, oriented as
+    Comparison's; their median and range; 'faster' or 'slower' only where
+    every round agrees.  A drift of the host's load between rounds moves
+    both of a round alike, which a comparison of the two spreads would
+    take for a difference of the code's or hide one by."""
+
+    def __init__(self, a, b, metric):
+        higher = metric in HIGHER_IS_BETTER
+        ratios = sorted((x / y if higher else y / x) for x, y in zip(a.values, b.values))
+        self.ratio = quantile(ratios, 0.5)
+        self.low, self.high = ratios[0], ratios[-1]
+        self.verdict = ("faster" if self.low > 1 else "slower" if self.high < 1 else "same")
+
+
+def compare_rounds(a, b, metric):
+    """RoundsComparison where both have a value in every round and none is 0."""
+    if not a or not b or len(a.values) != len(b.values) or 0 in a.values + b.values:
+        return None
+    return RoundsComparison(a, b, metric)
+
+
 def is_control(entry, clock):
     """The controls: the process CPU-time clock, which the vDSO hands to the
     system call, and the null system call; they should come out 'same'."""

@@ -6,7 +6,7 @@ import re
 
 from . import floors
 from .records import SYSROOT_GLIBC, label, linux_configs, parse_qemu_config, qemu_config
-from .stats import aggregate, compare, is_control, number
+from .stats import aggregate, compare, compare_rounds, is_control, number
 from .trees import seed_design, seed_names
 
 
@@ -336,7 +336,7 @@ def table_qemu_clock(res, t):
 # the TCG times beside them, and the floors (floors.py): the floor, and
 # the design floor, a generic C core's behind thin assembly entries.
 MCA_CPUS = (("pwr9", "P9"), ("pwr10", "P10"))
-# Booted: each boot's median (tests/boot/bench-kernel), judged by their range.
+# Booted: each boot's median (tests/boot/bench-kernel), judged round by round.
 BOOTED = "ns_per_call_boot"
 # The goal in instructions, against the anchor, where the floor allows.
 INSNS_GOAL = 0.75
@@ -480,9 +480,10 @@ def mca_verdicts(res, t, entry, clock, anchor):
     kconfig, kanchor = booted_config(res, t, "ppctime"), booted_config(res, t, anchor)
     ours, theirs = (res.get("kernel", t, entry, clock, c, BOOTED) if c else None
                     for c in (kconfig, kanchor))
-    if ours and theirs:
-        verdicts["booted ns"] = ("ppctime" if ours.max < theirs.min else
-                                 anchor if ours.min > theirs.max else "same", ours, theirs)
+    cmp = compare_rounds(ours, theirs, BOOTED)
+    if cmp:
+        verdicts["booted ns"] = ("same" if cmp.verdict == "same" else
+                                 "ppctime" if cmp.verdict == "faster" else anchor, ours, theirs)
     return verdicts
 
 
