@@ -86,25 +86,26 @@ def mca_lines(res, t, notes, out):
           "perfectly and a taken one costs no fetch bubble; a call (`bl`, `bcl`) is",
           "modelled as the branch it is, its link-register write free (llvm-mca would",
           "charge a call 100 cycles); no SMT neighbour; ppc32's code on the 64-bit",
-          "cores.", "", table_mca(res, t)] + chart_lines(chart_cycles(res, out, t), "modelled cycles") + [
-          "#### Floors", "",
-          "The floor: the instructions no correct implementation of the call can",
-          "avoid with Linux's data page and ABI (`benchtests/ppctime_bench/floors.py`",
-          "writes each out, group by group, with why): the data page found",
-          "PC-relative, the clock id checked, the seqcount's loads, test and two",
-          "`lwsync`s, the timebase read, the multiply and shift, the carry test,",
-          "the result stores, the CR0[SO] return; its path modelled as ppctime's is.",
-          "The design floor: the same path run by a generic C core behind thin",
-          "assembly entries (ppctime's design, and Linux's since 5.11), which no such",
-          "implementation can avoid adding: the data page's address made whole to pass",
-          "it (C cannot fold a link-time displacement into its loads), the entry's",
-          "`bl` and the core's `blr`; on gettimeofday 1000's reciprocal built in two",
-          "instructions where the floor loads it in one (C cannot address the image).",
-          "Below the design floor is hand-written assembly per call.  ppctime's",
-          "distance from each, in instructions and in modelled cycles back to back.",
-          f"Goal: at most {INSNS_GOAL}x the anchor's instructions, or the floor where "
-          "that is below it;", "where the design floor is above both, the design floor.", "",
-          table_floors(res, t)]
+          "cores.", "", table_mca(res, t)]
+    md += chart_lines(chart_cycles(res, out, t), "modelled cycles")
+    md += ["#### Floors", "",
+           "The floor: the instructions no correct implementation of the call can",
+           "avoid with Linux's data page and ABI (`benchtests/ppctime_bench/floors.py`",
+           "writes each out, group by group, with why): the data page found",
+           "PC-relative, the clock id checked, the seqcount's loads, test and two",
+           "`lwsync`s, the timebase read, the multiply and shift, the carry test,",
+           "the result stores, the CR0[SO] return; its path modelled as ppctime's is.",
+           "The design floor: the same path run by a generic C core behind thin",
+           "assembly entries (ppctime's design, and Linux's since 5.11), which no such",
+           "implementation can avoid adding: the data page's address made whole to pass",
+           "it (C cannot fold a link-time displacement into its loads), the entry's",
+           "`bl` and the core's `blr`; on gettimeofday 1000's reciprocal built in two",
+           "instructions where the floor loads it in one (C cannot address the image).",
+           "Below the design floor is hand-written assembly per call.  ppctime's",
+           "distance from each, in instructions and in modelled cycles back to back.",
+           f"Goal: at most {INSNS_GOAL}x the anchor's instructions, or the floor where "
+           "that is below it;", "where the design floor is above both, the design floor.", "",
+           table_floors(res, t)]
     disagreements = mca_disagreements(res, t)
     md += ["#### Where the measures disagree", ""]
     md += (disagreements + ["", "Modelled cycles rank what a POWER core would run; TCG time "
@@ -179,7 +180,8 @@ def command_render(args):
                    + (f"{label(linux[0])}." if linux else "Linux."),
                    "", table_insns(res, t)]
         if res.calls("mca", t):
-            md += ["### Modelled cycles", ""] + mca_lines(res, t, read_mca_notes(args.out, t), args.out)
+            md += ["### Modelled cycles", ""] + mca_lines(res, t, read_mca_notes(args.out, t),
+                                                          args.out)
         # The seeds' variants: measured in a build tree only.
         if res.calls("insns", t) and len(seed_rows(res, t)) > 1:
             md += ["### The seeds' designs", "", "Instructions per call inside the vDSO.  "
