@@ -92,6 +92,7 @@ CHECK_GLIBC_DEPS += glibc-fetch
 # The unpacked kernel trees are large: made with the other heavy parts.
 CHECK_GLIBC_DEPS += $(foreach v,$(LINUX_VERSIONS),$(call linux_unpacked,$(v)))
 TESTS += $(patches_src)/series-test.sh
+CHECK_GLIBC_TESTS += $(patches_src)/series-test.sh
 RELEASE_TESTS += $(patches_src)/series-test.sh
 CLEANFILES += tests/make-series.sh
 .PHONY: patches

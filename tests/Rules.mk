@@ -48,6 +48,8 @@ DEPDIRS += tests tests/unit
 # 'make install' into a DESTDIR, moved, and uninstalled; the installed
 # launcher's own test, which 'make installcheck' runs on the installed tree.
 TESTS += $(srcdir)/tests/install-test.sh
+# It installs the sysroots built.
+CHECK_GLIBC_TESTS += $(srcdir)/tests/install-test.sh
 DISTCHECK_TESTS += $(srcdir)/tests/install-test.sh
 INSTALLCHECK_TESTS += $(srcdir)/tests/installed-test.sh
 

@@ -6,8 +6,10 @@
 # (with the reason, in the failures list too) one that reports fewer, one
 # that reports more, one with no plan, one that bails out, one whose
 # subtest breaks its own plan, one whose results are misnumbered, and one
-# that exits non-zero with no "not ok"; a "not ok" is listed again; and
-# it refuses two programs of one name, whose logs would be one file.
+# that exits non-zero with no "not ok"; a "not ok" is listed again; it
+# refuses two programs of one name, whose logs would be one file; and
+# programs run one by one (--run, as make check runs them) are reported
+# (--report) as when run together, one that never ran failed.
 # Protocol: tests/README.md.
 . "${srcdir:=.}/tests/test-lib.sh"
 make_work
@@ -84,5 +86,40 @@ $(cat "$work/out")"
 	fi
 }
 case_add check_two_of_a_name
+
+# check_run_one_by_one: --run on as-planned and not-ok exits 0 each time,
+# --report on both then gives run-tests' verdict on them together.
+check_run_one_by_one() {
+	rc=0
+	for p in as-planned not-ok; do
+		env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" --run "$work/$p" \
+			>>"$work/runs" 2>&1 || rc=$?
+	done
+	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" --report \
+		"$work/as-planned" "$work/not-ok" >"$work/out" 2>&1 || rc=$((rc + $?))
+	if [ "$rc" -eq 1 ] && [ "$(tail -n 1 "$work/out")" = "2 passed, 1 failed, 1 skipped" ] &&
+		grep -qxF "not ok 2 two # broke (not-ok)" "$work/out"; then
+		pass "run-tests --run, --report: as run together"
+	else
+		fail "run-tests --run, --report" "exit statuses summed $rc, expected 1; output:
+$(cat "$work/runs" "$work/out")"
+	fi
+}
+case_add check_run_one_by_one
+# check_report_unrun: --report on a program that never ran fails it.
+check_report_unrun() {
+	program never-ran 0 "1..1" "ok 1 one"
+	rc=0
+	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" --report \
+		"$work/never-ran" >"$work/out" 2>&1 || rc=$?
+	if [ "$rc" -eq 1 ] && [ "$(tail -n 1 "$work/out")" = "0 passed, 1 failed, 0 skipped" ] &&
+		grep -qF "FAIL: never-ran did not run" "$work/out"; then
+		pass "run-tests --report: a program that never ran failed"
+	else
+		fail "run-tests --report: a program that never ran" "exit status $rc, expected 1; output:
+$(cat "$work/out")"
+	fi
+}
+case_add check_report_unrun
 run_cases
 exit $failed

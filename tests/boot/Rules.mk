@@ -243,6 +243,7 @@ boot/kernel-boot-test-%.sh: Makefile
 CHECK_GLIBC_DEPS += $(VDSO_CI:%=boot/%-vdso/vdso.stamp)
 CHECK_DEPS += $(call vdso_tests,$(VDSO_CI))
 TESTS += $(if $(BOOTS),,$(kernel_src)/kernel-boot-test.sh) $(call vdso_tests,$(VDSO_CI))
+CHECK_GLIBC_TESTS += $(call vdso_tests,$(VDSO_CI))
 CHECK_ALL_DEPS += $(call boot_check_deps,$(BOOTS)) $(call boot_tests,$(BOOTS))
 CHECK_ALL_TESTS += $(call boot_tests,$(BOOTS))
 

@@ -15,6 +15,7 @@ check-sysroot: $(addsuffix .stamp,$(SYSROOTS)) run/ppctime-run
 
 CHECK_GLIBC_DEPS += $(addsuffix .stamp,$(SYSROOTS))
 TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
+CHECK_GLIBC_TESTS += $(srcdir)/tests/glibc/sysroot-test.sh $(srcdir)/tests/glibc/check-glibc
 
 # The proof that each patch of the upstream series builds on its own,
 # which no sysroot build gives: glibc GLIBC_PROOF_VERSION configured for
