@@ -24,14 +24,15 @@ program() {
 	echo "exit $rc" >>"$work/$name"
 	chmod +x "$work/$name"
 }
+# run_tests ARG...: tests/run-tests with ARGs on $work, outside make.
+run_tests() { env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$@"; }
 # check_run NAME EXPECTED_STATUS SUMMARY [LISTED]: run-tests on program
 # NAME exits with EXPECTED_STATUS, ends with SUMMARY, and lists LISTED
 # (a line of its own or of the program's) under "== failures", or
 # nothing.
 check_run() {
 	rc=0
-	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$work/$1" \
-		>"$work/out" 2>&1 || rc=$?
+	run_tests "$work/$1" >"$work/out" 2>&1 || rc=$?
 	listed=$(sed -n '/^== failures$/,$p' "$work/out" | sed '1d; $d')
 	if [ "$rc" -eq "$2" ] && [ "$(tail -n 1 "$work/out")" = "$3" ] &&
 		[ "$listed" = "${4-}" ]; then
@@ -76,8 +77,7 @@ check_two_of_a_name() {
 	mkdir "$work/other"
 	cp "$work/as-planned" "$work/other/as-planned"
 	rc=0
-	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" "$work/as-planned" \
-		"$work/other/as-planned" >"$work/out" 2>&1 || rc=$?
+	run_tests "$work/as-planned" "$work/other/as-planned" >"$work/out" 2>&1 || rc=$?
 	if [ "$rc" -eq 2 ] && grep -q 'two tests named as-planned would share one log' "$work/out"; then
 		pass "run-tests: two programs named as-planned: refused"
 	else
@@ -92,11 +92,9 @@ case_add check_two_of_a_name
 check_run_one_by_one() {
 	rc=0
 	for p in as-planned not-ok; do
-		env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" --run "$work/$p" \
-			>>"$work/runs" 2>&1 || rc=$?
+		run_tests --run "$work/$p" >>"$work/runs" 2>&1 || rc=$?
 	done
-	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" --report \
-		"$work/as-planned" "$work/not-ok" >"$work/out" 2>&1 || rc=$((rc + $?))
+	run_tests --report "$work/as-planned" "$work/not-ok" >"$work/out" 2>&1 || rc=$((rc + $?))
 	if [ "$rc" -eq 1 ] && [ "$(tail -n 1 "$work/out")" = "2 passed, 1 failed, 1 skipped" ] &&
 		grep -qxF "not ok 2 two # broke (not-ok)" "$work/out"; then
 		pass "run-tests --run, --report: as run together"
@@ -110,8 +108,7 @@ case_add check_run_one_by_one
 check_report_unrun() {
 	program never-ran 0 "1..1" "ok 1 one"
 	rc=0
-	env -u MAKEFLAGS top_builddir="$work" sh "$srcdir/tests/run-tests" --report \
-		"$work/never-ran" >"$work/out" 2>&1 || rc=$?
+	run_tests --report "$work/never-ran" >"$work/out" 2>&1 || rc=$?
 	if [ "$rc" -eq 1 ] && [ "$(tail -n 1 "$work/out")" = "0 passed, 1 failed, 0 skipped" ] &&
 		grep -qF "FAIL: never-ran did not run" "$work/out"; then
 		pass "run-tests --report: a program that never ran failed"
