@@ -51,10 +51,13 @@ TESTS += $(srcdir)/tests/install-test.sh
 # It installs the sysroots built.
 CHECK_GLIBC_TESTS += $(srcdir)/tests/install-test.sh
 DISTCHECK_TESTS += $(srcdir)/tests/install-test.sh
+RELEASE_TESTS += $(srcdir)/tests/install-test.sh
 INSTALLCHECK_TESTS += $(srcdir)/tests/installed-test.sh
 
-# The in-tree build keeps the source tree clean (tests/tree-test.sh).
-TESTS += $(srcdir)/tests/tree-test.sh $(srcdir)/tests/debian-test.sh
+# The in-tree build keeps the source tree clean (tests/tree-test.sh): two
+# builds of their own, minutes of CI's, in make check-all.
+TESTS += $(srcdir)/tests/debian-test.sh
+CHECK_ALL_TESTS += $(srcdir)/tests/tree-test.sh
 
 # run-tests holds each program to its plan.
 TESTS += $(srcdir)/tests/run-tests-test.sh

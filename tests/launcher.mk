@@ -70,8 +70,7 @@ TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/launch-fidelity-test.s
 CHECK_DEPS += $(LAUNCHER_PROBES) tests/fake-qemu-nopie
 INSTALLCHECK_DEPS += $(LAUNCHER_PROBES)
 DISTCHECK_TESTS += $(srcdir)/tests/launcher-test.sh
-RELEASE_TESTS += $(srcdir)/tests/launch-fidelity-test.sh \
-	$(srcdir)/tests/timekeeperd-test.sh $(srcdir)/tests/keeper-test.sh \
+RELEASE_TESTS += $(srcdir)/tests/launcher-test.sh $(srcdir)/tests/launch-fidelity-test.sh \
 	$(srcdir)/tests/binfmt-test.sh $(srcdir)/tests/chroot-test.sh
 CLEANFILES += tests/qemu-user-static tests/qemu-user-static.lock tests/timekeeperd \
 	tests/fake-qemu-nopie \

@@ -59,5 +59,6 @@ $(foreach t,$(TARGETS),$(eval $(call bad_vdso_rules,$(t))))
 CHECK_DEPS += $(VDSO_CHECK) $(BAD_VDSO_FILES)
 TESTS += $(srcdir)/tests/vdso-check.sh
 DISTCHECK_TESTS += $(srcdir)/tests/vdso-check.sh
+RELEASE_TESTS += $(srcdir)/tests/vdso-check.sh
 # Only what the build made: the fixtures' sources live beside it in tests/bad-vdso.
 CLEANFILES += $(VDSO_CHECK) $(VDSO_CHECK_OBJS) $(foreach t,$(TARGETS),tests/bad-vdso/$(t))
