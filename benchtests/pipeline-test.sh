@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: LGPL-2.1-or-later
 # The benchmark pipeline (benchtests/ppctime-bench) on brief runs of its
-# measurers: records that match the schema, a report.md with every
-# target's tables, summaries that match theirs, opaque charts, an unknown
+# measurers on the first target: records that match the schema, a
+# report.md with its tables, a summary that matches its, opaque charts, an unknown
 # suite rendered as a table, bad records refused, and bench-compare: a run
 # against itself all "same", against a doctored copy the doctored figures
 # and only those.  Not how fast.
@@ -16,10 +16,12 @@ out=benchtests/pipeline-smoke
 rm -rf "$out"
 mkdir -p "$out"
 report=$out/report.md
-first=${TARGETS%% *}
+# One target: the pipeline is the same code for each, and each target's
+# measurers took a minute of CI's (make bench measures every target).
+target=${TARGETS%% *}
 
 check_measure() { # SUITE
-	if BENCH_DURATION=0.001 BENCH_REPS=5 bench measure "$1" $TARGETS >"$out/$1.log" 2>&1; then
+	if BENCH_DURATION=0.001 BENCH_REPS=5 bench measure "$1" "$target" >"$out/$1.log" 2>&1; then
 		pass "measure $1: $(cat "$out"/records/"$1"-*.jsonl | wc -l) records"
 	else
 		fail "measure $1" "$(tail -n 3 "$out/$1.log")"
@@ -29,8 +31,8 @@ check_measure() { # SUITE
 # the records rendered, among them a suite the renderer does not know, with
 # a figure of the test's own
 check_render() {
-	echo "{\"suite\": \"kernel\", \"target\": \"$first\", \"config\": \"pipeline-test\", \"entry\": \"boot\", \"clock\": null, \"metric\": \"seconds\", \"unit\": \"s\", \"value\": 12.5, \"exact\": false, \"rep\": 0}" \
-		>"$out/records/kernel-$first.jsonl"
+	echo "{\"suite\": \"kernel\", \"target\": \"$target\", \"config\": \"pipeline-test\", \"entry\": \"boot\", \"clock\": null, \"metric\": \"seconds\", \"unit\": \"s\", \"value\": 12.5, \"exact\": false, \"rep\": 0}" \
+		>"$out/records/kernel-$target.jsonl"
 	BENCH_DURATION=0.001 bench machine
 	if bench render >"$out/render.log" 2>&1; then
 		pass "render"
@@ -132,10 +134,10 @@ PY
 	changed_counts=$(grep -c '| -1 insns' "$out/compare-doctored.md")
 	other_insns=$(grep -E '\| insns_(vdso|libc) ' "$out/compare-doctored.md" | grep -vcE '\| (same|-1 insns) *\|$')
 	faster=$(grep -E '\| ppctime +\| ns_per_call +\|' "$out/compare-doctored.md" | grep -c 'faster')
-	if [ "$changed_counts" -eq "$(echo $TARGETS | wc -w)" ] && [ "$other_insns" -eq 0 ] && [ "$faster" -gt 0 ]; then
+	if [ "$changed_counts" -eq 1 ] && [ "$other_insns" -eq 0 ] && [ "$faster" -gt 0 ]; then
 		pass "compare: a doctored baseline: $changed_counts count(s) -1, $faster timings faster, nothing else"
 	else
-		fail "compare: a doctored baseline" "$changed_counts counts -1 (want one a target), $other_insns other count changes, $faster ppctime timings faster"
+		fail "compare: a doctored baseline" "$changed_counts counts -1 (want one), $other_insns other count changes, $faster ppctime timings faster"
 	fi
 }
 
@@ -151,23 +153,18 @@ check_bad_record() {
 	fi
 }
 
-# A measure per suite, render; per target report.md and its summary; the
-# insns chart and three a target; the unknown suite, two compares, a bad
-# record.
+# A measure per suite, render; report.md and its summary; the insns chart
+# and the target's three; the unknown suite, two compares, a bad record.
 for suite in $suites; do
 	case_add check_measure "$suite"
 done
 case_add check_render
-for t in $TARGETS; do
-	case_add check_report "$t"
-	case_add check_summary "$t"
-done
+case_add check_report "$target"
+case_add check_summary "$target"
 case_add check_chart insns
-for t in $TARGETS; do
-	case_add check_chart "cycles-$t"
-	case_add check_chart "speedup-$t"
-	case_add check_chart "seeds-$t"
-done
+case_add check_chart "cycles-$target"
+case_add check_chart "speedup-$target"
+case_add check_chart "seeds-$target"
 case_add check_unknown_suite
 case_add check_compare_self
 case_add check_compare_doctored
