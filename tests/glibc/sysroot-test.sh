@@ -84,7 +84,11 @@ use_variant() {
 	name="$sysroots $1 $2"
 	flags=
 	case $2 in static*) flags="$flags -static" ;; esac
-	case $2 in *-time64) flags="$flags -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;; esac
+	case $1:$2 in
+	*-time64) flags="$flags -D_TIME_BITS=64 -D_FILE_OFFSET_BITS=64" ;;
+	# 32-bit time_t, no longer Debian 13's default (tests/vdso-kselftest.mk)
+	ppc32:*) flags="$flags -U_TIME_BITS -U_FILE_OFFSET_BITS" ;;
+	esac
 	probe=$work/probe-$1-$2
 	time64=$(time64_of "$1" "$2")
 }
