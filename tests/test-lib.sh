@@ -125,6 +125,16 @@ is_static() {
 		case $headers in *'program interpreter'*) false ;; *) true ;; esac
 }
 
+# plain_vdso TARGET: "none" when plain QEMU gives TARGET's programs no
+# vDSO (QEMU 7.2), else "set" (8.1 and later map one of their own), as the
+# static launcher probe reads it; what ppctime-run --no-vdso gives too.
+plain_vdso() {
+	local qemu
+	eval "qemu=\$QEMU_$1"
+	"$qemu" "$top_builddir/tests/guest/launcher-probe-static-$1" vdso </dev/null |
+		sed -n 's/^sysinfo_ehdr=0 .*/none/p; s/^sysinfo_ehdr=.*/set/p'
+}
+
 # vdso_image TARGET: the vDSO image ppctime-run maps by default for TARGET.
 vdso_image() { eval echo "\$IMAGE_$1.so"; }
 
