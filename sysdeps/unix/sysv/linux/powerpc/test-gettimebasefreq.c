@@ -18,15 +18,18 @@
    <https://www.gnu.org/licenses/>.  */
 
 /* A frequency of 0 fails when the vDSO or the "timebase" line of
-   /proc/cpuinfo gave it.  With neither (QEMU user mode on another host
-   without a vDSO: only a POWER kernel writes that line) nothing can know
-   the frequency, and the test is UNSUPPORTED.  */
+   /proc/cpuinfo gave it.  With neither (QEMU user mode on another host,
+   with no vDSO or with QEMU's own, which has no __kernel_get_tbfreq: only
+   a POWER kernel writes that line) nothing can know the frequency, and
+   the test is UNSUPPORTED.  */
 
 /* Test if __ppc_get_timebase_freq() works and is different from zero.  A read
    failure might indicate a Linux Kernel change.
    This test also use the frequency to compute the real elapsed time.  */
 
+#include <elf.h>
 #include <inttypes.h>
+#include <link.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>
@@ -54,6 +57,30 @@ cpuinfo_has_timebase (void)
   return found;
 }
 
+/* Whether the vDSO, if there is one, has __kernel_get_tbfreq, which
+   glibc asks before /proc/cpuinfo.  The whole image is mapped, its
+   section headers too.  */
+static int
+vdso_has_get_tbfreq (void)
+{
+  const char *image = (const char *) getauxval (AT_SYSINFO_EHDR);
+  if (image == NULL)
+    return 0;
+  const ElfW(Ehdr) *ehdr = (const ElfW(Ehdr) *) image;
+  const ElfW(Shdr) *shdr = (const ElfW(Shdr) *) (image + ehdr->e_shoff);
+  for (int i = 0; i < ehdr->e_shnum; i++)
+    if (shdr[i].sh_type == SHT_DYNSYM && shdr[i].sh_entsize != 0)
+      {
+	const ElfW(Sym) *sym = (const ElfW(Sym) *) (image + shdr[i].sh_offset);
+	const char *names = image + shdr[shdr[i].sh_link].sh_offset;
+	for (size_t n = 0; n < shdr[i].sh_size / shdr[i].sh_entsize; n++)
+	  if (sym[n].st_shndx != SHN_UNDEF
+	      && strcmp (names + sym[n].st_name, "__kernel_get_tbfreq") == 0)
+	    return 1;
+      }
+  return 0;
+}
+
 static int
 do_test (void)
 {
@@ -65,10 +92,10 @@ do_test (void)
   f = __ppc_get_timebase_freq ();
   printf ("Time Base frequency = %"PRIu64" Hz\n", f);
 
-  if (f == 0 && getauxval (AT_SYSINFO_EHDR) == 0 && !cpuinfo_has_timebase ())
+  if (f == 0 && !vdso_has_get_tbfreq () && !cpuinfo_has_timebase ())
     {
-      printf ("No vDSO and no timebase line in /proc/cpuinfo: the time base"
-	      " frequency is unknowable here.\n");
+      printf ("No __kernel_get_tbfreq in a vDSO and no timebase line in"
+	      " /proc/cpuinfo: the time base frequency is unknowable here.\n");
       return EXIT_UNSUPPORTED;
     }
 
