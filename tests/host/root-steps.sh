@@ -28,7 +28,8 @@ cpu_seconds() {
 		"$dir/times"
 }
 # step NAME COMMAND...: COMMAND with its output in NAME.log; 0 or its
-# status.  Its wall and CPU time are printed: in CI it shares the cores.
+# status.  Its wall and CPU time are printed, and kept in step_times for
+# the step's result, which CI shows: in CI it shares the cores.
 step() {
 	local name=$1 started=$SECONDS rc=0
 	shift
@@ -36,8 +37,9 @@ step() {
 	progress "$name (log: $dir/$name.log)"
 	"$@" >"$dir/$name.log" 2>&1 || rc=$?
 	cpu_seconds >>"$dir/$name.cpu"
-	progress "$name: status $rc in $((SECONDS - started)) s," \
-		"$(awk 'NR == 1 { a = $1 } END { print $1 - a }' "$dir/$name.cpu") s of CPU"
+	step_times="$((SECONDS - started)) s, $(awk 'NR == 1 { a = $1 } END { print $1 - a }' \
+		"$dir/$name.cpu") s of CPU"
+	progress "$name: status $rc in $step_times"
 	return "$rc"
 }
 
@@ -70,6 +72,7 @@ make_root() {
 	stamp="$stamp (archive $(echo "$uri" | md5sum | cut -c 1-12))"
 	if [ -f "$path.stamp" ] && [ "$(cat "$path.stamp")" = "$stamp" ] && [ -e "$path" ]; then
 		progress "$name: kept ($stamp)"
+		step_times=kept
 	else
 		rm -rf --one-file-system "$path" "$path.stamp"
 		step "$name" mmdebstrap --mode=root --variant="$variant" --format="$format" "$dpkgopt" \
@@ -78,5 +81,5 @@ make_root() {
 			fail_from "$name" "mmdebstrap failed: $(tail -n 1 "$dir/$name.log")"
 		echo "$stamp" >"$path.stamp"
 	fi
-	pass "$suite-$name"
+	pass "$suite-$name ($step_times)"
 }
