@@ -104,6 +104,17 @@ $(cat "$work/runs" "$work/out")"
 	fi
 }
 case_add check_run_one_by_one
+
+# check_diagnostics: a failure's '#' lines follow it in the report.
+check_diagnostics() {
+	run_tests "$work/not-ok" >"$work/out" 2>&1 || :
+	if grep -A 1 -xF "not ok 2 two # broke" "$work/out" | grep -qxF "# how"; then
+		pass "run-tests: a failure's diagnostics follow it"
+	else
+		fail "run-tests: a failure's diagnostics follow it" "output: $(cat "$work/out")"
+	fi
+}
+case_add check_diagnostics
 # check_report_unrun: --report on a program that never ran fails it.
 check_report_unrun() {
 	program never-ran 0 "1..1" "ok 1 one"
