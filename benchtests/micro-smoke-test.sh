@@ -21,7 +21,7 @@ $(printf '%s\n' "$output" | head -5)"
 
 # every line "NAME: METHOD: NS nsec/call"; 10 names, and vdso lines for
 # each with ours; with --no-vdso, plain QEMU's: none, or with a QEMU that
-# maps its own vDSO (8.1 and later) one for each entry it has
+# maps its own vDSO (8.2 and later) one for each entry it has
 check_vdsotest() { # TARGET vdso|no-vdso
 	local options=() vdso_lines=10 out
 	if [ "$2" = no-vdso ]; then

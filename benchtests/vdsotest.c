@@ -9,7 +9,7 @@
  *
  * NAME is vdsotest's (clock-gettime-monotonic, gettimeofday, ...), METHOD
  * syscall, libc or vdso.  Without a vDSO (ppctime-run --no-vdso under QEMU
- * 7.2; 8.1 and later map one of their own) there are no vdso lines, and
+ * 7.2; 8.2 and later map one of their own) there are no vdso lines, and
  * libc's are its system call fallback; an entry the image lacks gets none
  * either.  With NAME, only NAME's lines.
  *

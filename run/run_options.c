@@ -43,7 +43,7 @@ static const char usage_text[] =
 	"                     directory holding the target's (qemu-ppc64le or\n"
 	"                     qemu-ppc64le-static...); default: $" QEMU_ENV ", else\n"
 	"                     configure's, else qemu-ppc* on the PATH\n"
-	"  --no-vdso          run PROGRAM under plain QEMU, with no vDSO\n"
+	"  --no-vdso          run PROGRAM under plain QEMU, without ppctime's vDSO\n"
 	"  -0, --argv0=NAME   PROGRAM's argv[0] is NAME (QEMU's -0; QEMU_ARGV0 works too)\n"
 	"  --realtime=WHEN    CLOCK_REALTIME starts at WHEN (YYYY, YYYY-MM-DD,\n"
 	"                     'YYYY-MM-DD HH:MM:SS' in UTC, or @SECONDS), from 1970\n"

@@ -126,7 +126,7 @@ is_static() {
 }
 
 # plain_vdso TARGET: "none" when plain QEMU gives TARGET's programs no
-# vDSO (QEMU 7.2), else "set" (8.1 and later map one of their own), as the
+# vDSO (QEMU 7.2), else "set" (8.2 and later map one of their own), as the
 # static launcher probe reads it; what ppctime-run --no-vdso gives too.
 plain_vdso() {
 	local qemu

@@ -150,7 +150,9 @@ def command_render(args):
            "turns inside each repetition; a verdict is `same` where the spreads",
            "overlap.  Speedups: how many times faster than the reference",
            "(`syscall`: syscall(2) called directly; `no-vdso`: the C library",
-           "with no vDSO).  `~`: the count varies between calls (the smallest).",
+           "under plain QEMU, with no vDSO or, from QEMU 8.2, QEMU's own, whose",
+           "entries make the system call).  `~`: the count varies between calls",
+           "(the smallest).",
            "", "Machine:", ""] + machine_lines(machine) + [""] + linux_lines(res)
     md += chart_lines(chart_insns(res, args.out), "instructions per call")
     summaries = {}
