@@ -26,8 +26,8 @@ $(timekeeperd_units): timekeeperd/%: $(srcdir)/timekeeperd/%.in Makefile
 
 ALL += timekeeperd/ppctime-timekeeperd $(timekeeperd_units)
 # The daemon runs, so it is not among INSTALL_HOST_LIBEXEC (mode 644); its
-# units go where systemd looks for a package's (Debian 12's
-# /lib/systemd/system: debian/rules sets it).
+# units go where systemd looks for a package's (debian/rules sets
+# /lib/systemd/system for Debian 12's debhelper).
 systemdsystemunitdir = $(prefix)/lib/systemd/system
 install-timekeeperd: installdirs all
 	$(INSTALL_PROGRAM) timekeeperd/ppctime-timekeeperd $(DESTDIR)$(pkglibexecdir)
