@@ -31,10 +31,15 @@ fi
 tap_number=0
 plan() { printf 'TAP version 13\n1..%s\n' "$1"; }
 # result ok|not ok NAME [DIRECTIVE]: the next numbered line ('#' in NAME
-# escaped: it would start a directive).
+# escaped: it would start a directive), appended to the file
+# $results_copy too when it is set (tests/host/root-steps.sh keeps a
+# passing run's).
 result() {
+	local line
 	tap_number=$((tap_number + 1))
-	printf '%s\n' "$1 $tap_number $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
+	line="$1 $tap_number $(printf %s "$2" | sed 's/#/\\#/g')${3:+ # $3}"
+	printf '%s\n' "$line"
+	[ -z "${results_copy-}" ] || printf '%s\n' "$line" >>"$results_copy"
 }
 pass() { result ok "$1"; }
 # fail NAME WHY: WHY's first line on the result line, the rest as

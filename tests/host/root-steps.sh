@@ -19,6 +19,34 @@ skip_from() { skip "$suite-$1" "$2"; skip_after "$1" "$2"; exit "$failed"; }
 fail_from() { fail "$suite-$1" "$2"; skip_after "$1" "$suite-$1 failed"; exit 1; }
 progress() { printf '  %-8s %s\n' "$host_tag" "$suite: $*"; }
 
+# A run whose every step passed is not repeated while its inputs are the
+# same (make check-all's runs take hours; make runs each test again):
+# the sources (the names and contents in TARBALL, not its dates) and the
+# command's own arguments.  begin_run prints the plan, or that run's
+# results again, saying when they were had, and exits; end_run keeps
+# this run's if they all passed, and exits.  The run's results and its
+# inputs are kept in $dir/passed (rm it to run again).
+begin_run() {
+	local when
+	run_inputs="${0##*/} $* $({ tar -tJf "$tarball"; tar -xJOf "$tarball"; } | sha256sum | cut -d ' ' -f 1)"
+	if [ -f "$dir/passed" ] && [ "$(head -n 1 "$dir/passed")" = "$run_inputs" ]; then
+		when=$(date -u -r "$dir/passed" '+%Y-%m-%d %H:%M UTC')
+		progress "these sources passed at $when: those results again (rm $dir/passed to run again)"
+		plan "$(count $steps)"
+		sed '1d; s/$/ [passed at '"$when"', these sources]/' "$dir/passed"
+		exit 0
+	fi
+	rm -f "$dir/passed" "$dir/results"
+	results_copy=$dir/results
+	plan "$(count $steps)"
+}
+end_run() {
+	if [ "$failed" -eq 0 ] && ! grep -q ' # SKIP ' "$results_copy"; then
+		{ echo "$run_inputs"; cat "$results_copy"; } >"$dir/passed"
+	fi
+	exit "$failed"
+}
+
 # cpu_seconds: the CPU time, user and system, of this shell's children
 # that have ended (the second line of bash's times, which must run in
 # this shell, not in a command substitution's).
