@@ -29,16 +29,15 @@ progress() { printf '  %-8s %s\n' "$host_tag" "$suite: $*"; }
 begin_run() {
 	local when
 	run_inputs="${0##*/} $* $({ tar -tJf "$tarball"; tar -xJOf "$tarball"; } | sha256sum | cut -d ' ' -f 1)"
+	plan "$(count $steps)"
 	if [ -f "$dir/passed" ] && [ "$(head -n 1 "$dir/passed")" = "$run_inputs" ]; then
 		when=$(date -u -r "$dir/passed" '+%Y-%m-%d %H:%M UTC')
 		progress "these sources passed at $when: those results again (rm $dir/passed to run again)"
-		plan "$(count $steps)"
 		sed '1d; s/$/ [passed at '"$when"', these sources]/' "$dir/passed"
 		exit 0
 	fi
 	rm -f "$dir/passed" "$dir/results"
 	results_copy=$dir/results
-	plan "$(count $steps)"
 }
 end_run() {
 	if [ "$failed" -eq 0 ] && ! grep -q ' # SKIP ' "$results_copy"; then
