@@ -3,7 +3,8 @@
 in order (insn-count's streams, which the insns measurer leaves in
 OUT/streams/), run through LLVM's machine-code analyser, llvm-mca, on its
 POWER9 and POWER10 scheduling models: cycles for one call from an empty
-pipeline, cycles per call back to back, and the critical path."""
+pipeline, cycles per call back to back, and the critical path.  A call
+holding an instruction a model lacks gets no figures on that model."""
 
 import json
 import os
@@ -24,6 +25,16 @@ B2B_RUNS = (1, 101)
 # (14 on Debian 12, 19 on Debian 13).
 LLVM_PACKAGES = "llvm"
 SYSCALL = 0x44000002
+
+
+class Unsupported(Exception):
+    """llvm-mca refused a region: its CPU's model has no scheduling class
+    for INSN (LLVM 19's pwr9 lacks sync).  Skipping it, as llvm-mca
+    offers, would price a full barrier at nothing."""
+
+    def __init__(self, insn):
+        super().__init__(insn)
+        self.insn = insn
 
 
 def tools():
@@ -102,6 +113,9 @@ def simulate(mca, triple, cpu, regions, iterations, bottlenecks=False):
     p = subprocess.run(command, input=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                        text=True)
     if p.returncode != 0:
+        lacked = re.search(r"unsupported instruction.*\n.*instruction:\s*(.+)", p.stderr)
+        if lacked:
+            raise Unsupported(re.sub(r"\s+", " ", lacked.group(1)).strip())
         die(f"{' '.join(command)}: {p.stderr.strip()[-500:]}")
     found = {}
     for chunk in re.split(r"^\[\d+\] Code Region - ", p.stdout, flags=re.M)[1:]:
@@ -145,18 +159,41 @@ def tcg_costs(words):
 
 def model(mca, triple, regions):
     """Per region name and CPU: (cycles one call, cycles per call back to
-    back, critical path)."""
-    results = {}
-    for cpu in CPUS if regions else ():
-        one, many = (simulate(mca, triple, cpu, regions, n, bottlenecks=(n > 1))
-                     for n in B2B_RUNS)
-        for name, _ in regions:
+    back, critical path); and per CPU, the instructions its model lacks,
+    each with the regions that hold it, which get no figures there."""
+    results, lacks = {}, {}
+    for cpu in CPUS:
+        priced = regions
+        while priced:
+            try:
+                one, many = (simulate(mca, triple, cpu, priced, n, bottlenecks=(n > 1))
+                             for n in B2B_RUNS)
+                break
+            except Unsupported as e:
+                holding = {name for name, insns in priced
+                           if e.insn in (re.sub(r"\s+", " ", i) for i in insns)}
+                if not holding:
+                    die(f"llvm-mca -mcpu={cpu}: its model lacks '{e.insn}', "
+                        "which no call's instructions read as")
+                lacks.setdefault(cpu, {})[e.insn] = sorted(holding)
+                priced = [(name, insns) for name, insns in priced if name not in holding]
+        for name, _ in priced:
             b2b = round((many[name][0] - one[name][0]) / (B2B_RUNS[1] - B2B_RUNS[0]), 1)
             results[(name, cpu)] = one[name][0], b2b, many[name][1]
-    return results
+    return results, lacks
 
 
-def region_records(target, config, regions, results, notes):
+def lacked(lacks, cpu, name):
+    """The instruction CPU's model lacks in region NAME, or None."""
+    return next((insn for insn, names in lacks.get(cpu, {}).items() if name in names), None)
+
+
+def region_records(target, config, regions, modelled_calls, notes):
+    """REGIONS' records of MODELLED_CALLS (model's answer); the critical
+    paths and what a model lacks go in NOTES."""
+    results, lacks = modelled_calls
+    if lacks:
+        notes["lacks"][config] = lacks
     records = []
     for name, insns in regions:
         entry, clock = split_name(name)
@@ -164,6 +201,8 @@ def region_records(target, config, regions, results, notes):
             records.append(record("mca", target, config, entry, clock, "insns_vdso", "insns",
                                   len(insns), True))
         for cpu in CPUS:
+            if (name, cpu) not in results:
+                continue
             one, b2b, path = results[(name, cpu)]
             records.append(record("mca", target, config, entry, clock, f"cycles_{cpu}",
                                   "cycles", one, True))
@@ -193,7 +232,7 @@ def measure_mca(target, description, out):
     if not paths:
         die(f"{target}: no {streams_path(out, target, '*')}: measure insns first")
     records, notes = [], {"llvm": version, "tool": os.path.basename(mca), "cpus": list(CPUS),
-                          "critical": {}}
+                          "critical": {}, "lacks": {}}
     calls = []
     for path in paths:
         config = path[len(target) + 1:-len(".txt")]
@@ -224,7 +263,7 @@ def measure_mca(target, description, out):
 
 def read_notes(out, target):
     """What measure_mca left beside its records: the LLVM, the critical
-    paths; None if nothing."""
+    paths, the instructions a model lacks; None if nothing."""
     try:
         with open(os.path.join(out, f"mca-{target}.json")) as f:
             return json.load(f)
@@ -243,8 +282,12 @@ def command_model(args):
     regions = stream_regions(mc, triple, read_streams(args.streams))
     if not regions:
         die(f"{args.streams}: no vDSO entry's stream (ENTRY __kernel_..., no system call)")
-    results = model(mca, triple, regions)
+    results, lacks = model(mca, triple, regions)
     for name, _ in regions:
         for cpu in CPUS:
-            one, b2b, _ = results[(name, cpu)]
-            print(f"{name.replace('/', ' ')} {cpu} {one} {b2b:g}")
+            if (name, cpu) in results:
+                one, b2b, _ = results[(name, cpu)]
+                print(f"{name.replace('/', ' ')} {cpu} {one} {b2b:g}")
+            else:
+                print(f"{name.replace('/', ' ')} {cpu} - - "
+                      f"(the model lacks '{lacked(lacks, cpu, name)}')")

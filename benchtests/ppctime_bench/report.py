@@ -12,7 +12,7 @@ from .machine import machine_lines, read_machine
 from .mca import read_notes as read_mca_notes
 from .qemu import read_notes
 from .records import label, linux_configs, linux_version, read_records, validator
-from .tables import (INSNS_GOAL, SERVED, Results, critical_lines, keeper_cpu_bound,
+from .tables import (INSNS_GOAL, MCA_CPUS, SERVED, Results, critical_lines, keeper_cpu_bound,
                      mca_disagreements, seed_rows, summary_rows, table_floors, table_generic,
                      table_glibc, table_insns, table_mca, table_qemu_clock, table_qemu_startup,
                      table_seeds, table_summary, table_timings)
@@ -65,6 +65,18 @@ def chart_lines(chart, alt):
     return [f"![{alt}]({chart[0]}) ([SVG]({chart[1]}))", ""] if chart else []
 
 
+def lacks_lines(notes):
+    """The calls with no figure on a model, because it lacks one of their
+    instructions (llvm-mca refuses them rather than price them at nothing)."""
+    lines = [f"- {label(config)}: {len(names)} call{'s' if len(names) > 1 else ''} "
+             f"{'have' if len(names) > 1 else 'has'} no {dict(MCA_CPUS)[cpu]} cycles (`-` "
+             f"below): LLVM {notes['llvm']}'s `{cpu}` model lacks "
+             f"{'their' if len(names) > 1 else 'its'} `{insn}`."
+             for config, per_cpu in (notes or {}).get("lacks", {}).items()
+             for cpu, per_insn in per_cpu.items() for insn, names in per_insn.items()]
+    return lines + [""] if lines else []
+
+
 def mca_lines(res, t, notes, out):
     """The mca suite's section: modelled cycles beside counts and TCG
     times, what the model leaves out, the floors, where the three
@@ -86,7 +98,7 @@ def mca_lines(res, t, notes, out):
           "perfectly and a taken one costs no fetch bubble; a call (`bl`, `bcl`) is",
           "modelled as the branch it is, its link-register write free (llvm-mca would",
           "charge a call 100 cycles); no SMT neighbour; ppc32's code on the 64-bit",
-          "cores.", "", table_mca(res, t)]
+          "cores.", ""] + lacks_lines(notes) + [table_mca(res, t)]
     md += chart_lines(chart_cycles(res, out, t), "modelled cycles")
     md += ["#### Floors", "",
            "The floor: the instructions no correct implementation of the call can",

@@ -5,6 +5,7 @@ and the rows the charts and the summary JSON share with them."""
 import re
 
 from . import floors
+from .mca import lacked
 from .records import SYSROOT_GLIBC, label, linux_configs, parse_qemu_config, qemu_config
 from .stats import aggregate, compare, compare_rounds, is_control, number
 from .trees import seed_design, seed_names
@@ -528,7 +529,9 @@ def critical_lines(notes, res, t):
             entry, clock = key.split("/")
             call = call_name(entry, None if clock == "-" else clock)
             for cpu, cname in MCA_CPUS:
-                path = per_cpu.get(cpu) or ["(no dependency chain bounds it: dispatch does)"]
+                insn = lacked(notes.get("lacks", {}).get(config, {}), cpu, key)
+                path = ([f"(no figure: the model lacks {insn})"] if insn else per_cpu.get(cpu)
+                        or ["(no dependency chain bounds it: dispatch does)"])
                 lines.append(f"- {label(config)}, {call}, {cname}: "
                              + " → ".join(f"`{i}`" for i in path))
     return lines
